@@ -1,0 +1,135 @@
+"""Diagnostics: located problems with codes, hints and suggestions, rendered for people or tools."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .syntax import Span
+
+# code -> (title, long explanation). `cardsmith explain CODE` prints these.
+CODES: dict[str, tuple[str, str]] = {
+    "E001": ("syntax error", "The parser met a token it did not expect here. The caret shows where "
+             "reading stopped; the hint lists what the grammar allows at that point. Each "
+             "top-level declaration is parsed on its own, so one broken card does not hide "
+             "problems in the others."),
+    "E002": ("unexpected character", "A character that is not part of the language appeared "
+             "outside a string. Full-width punctuation (：，（）＝) is a common cause: keywords and "
+             "punctuation are ASCII, only names and strings may use other scripts."),
+    "E003": ("bad indentation", "Blocks are delimited by indentation. A line is indented in a way "
+             "that matches no enclosing block."),
+    "E004": ("input too large or too deeply nested", "The source exceeds a safety limit (size "
+             "or nesting depth). Split it into smaller declarations."),
+    "E005": ("unreadable file", "The file could not be read or is not valid UTF-8."),
+    "E101": ("unknown name", "A name is used that is not declared anywhere in the rule set, "
+             "the addenda, the parameters or the local variables in scope."),
+    "E102": ("duplicate declaration", "Two declarations of the same kind share a name. Names "
+             "must be unique per kind within a game."),
+    "E103": ("unknown option", "A declaration carries an option the language does not know for "
+             "that kind of declaration."),
+    "E104": ("bad option value", "An option or card property has a value of the wrong shape, "
+             "for example a word where a number is needed."),
+    "E105": ("unknown procedure step", "An addendum replaces a step that the procedure does not "
+             "have. Steps are referred to by the identifier written after `step`."),
+    "E106": ("wrong number of arguments", "A procedure, value, event or function is called with "
+             "a different number of arguments than it declares."),
+    "E107": ("unknown game", "`use NAME` names a game that is not in the library."),
+    "E108": ("missing game", "Every file must belong to a game: declare one with `game`, or "
+             "start the file with `use GAME` to add to a bundled game."),
+    "E110": ("type mismatch", "A value of one type is used where another is required, for "
+             "example a zone where a number is expected."),
+    "E111": ("not assignable", "Only counters, flags, object fields and local variables can be "
+             "assigned to."),
+    "E112": ("break outside a loop", "`break` leaves the innermost while, for, repeat or the menu "
+             "loop; it has no meaning elsewhere."),
+    "E113": ("unknown card property", "A card or scenario property is not a declared field and "
+             "not one of the built-in properties."),
+    "E114": ("unknown timing", "A card block is labelled with a timing that the game does not "
+             "declare with `timing`."),
+    "E115": ("missing card property", "A card lacks a property that its game requires."),
+    "W201": ("card text disagrees with definition", "The card's printed text names a keyword or "
+             "a number that its definition does not have, or the other way round."),
+    "W202": ("unused declaration", "A declaration is never referred to."),
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a source file."""
+
+    code: str
+    message: str
+    span: Span
+    hint: str | None = None
+    suggestion: str | None = None
+    severity: str = "error"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.code, "severity": self.severity, "message": self.message,
+            "file": self.span.file, "line": self.span.line, "col": self.span.col,
+            "end_line": self.span.end_line, "end_col": self.span.end_col,
+            "hint": self.hint, "suggestion": self.suggestion,
+        }
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to a misspelt word, if any is close enough."""
+    matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def display_width(text: str) -> int:
+    """Terminal columns taken by text: wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def render(diag: Diagnostic, source_lines: list[str] | None) -> str:
+    """Render a diagnostic as `file:line:col: severity[CODE]: message`, source line, caret, hint."""
+    out = [f"{diag.span}: {diag.severity}[{diag.code}]: {diag.message}"]
+    if source_lines and 1 <= diag.span.line <= len(source_lines):
+        line = source_lines[diag.span.line - 1].rstrip("\n").replace("\t", "    ")
+        prefix = line[: max(diag.span.col - 1, 0)]
+        if diag.span.end_line == diag.span.line and diag.span.end_col > diag.span.col:
+            marked = line[diag.span.col - 1: diag.span.end_col - 1]
+        else:
+            marked = line[diag.span.col - 1: diag.span.col] or " "
+        gutter = f"{diag.span.line:>5} | "
+        out.append(gutter + line)
+        out.append(" " * (len(gutter) + display_width(prefix)) + "^" * max(display_width(marked), 1))
+    if diag.suggestion:
+        out.append(f"      = did you mean `{diag.suggestion}`?")
+    if diag.hint:
+        out.append(f"      = hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
+    """Render every diagnostic followed by a one-line summary."""
+    cache: dict[str, list[str]] = {}
+    parts = []
+    for d in diags:
+        if d.span.file not in cache:
+            cache[d.span.file] = sources.get(d.span.file, "").splitlines()
+        parts.append(render(d, cache[d.span.file]))
+    errors = sum(1 for d in diags if d.severity == "error")
+    warnings = len(diags) - errors
+    parts.append(f"{errors} error(s), {warnings} warning(s)")
+    return "\n\n".join(parts)
+
+
+def to_json(diags: list[Diagnostic]) -> str:
+    """Diagnostics as a JSON document for tools."""
+    return json.dumps({"diagnostics": [d.to_json() for d in diags]}, ensure_ascii=False, indent=2)
+
+
+def explain(code: str) -> str | None:
+    """The long explanation of a diagnostic code, or None when the code is unknown."""
+    entry = CODES.get(code.upper())
+    if entry is None:
+        return None
+    title, text = entry
+    return f"{code.upper()}: {title}\n\n{text}"

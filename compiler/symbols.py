@@ -1,0 +1,85 @@
+"""The checked model's symbol table: every declaration of a game, by kind and name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import syntax as s
+
+
+@dataclass
+class ZoneInfo:
+    index: int
+    decl: s.Simple
+    per_player: bool
+    holds_cards: bool
+    tokens: list[str]
+    capacity: int | None
+    visibility: str
+    reveal_field: str | None
+    supply: bool
+    addendum: str | None
+
+
+@dataclass
+class CounterInfo:
+    index: int
+    decl: s.Simple
+    per_player: bool
+    low: int | None
+    high: int | None
+    start: Any
+    flag: bool
+    absent: int | None
+    addendum: str | None
+
+
+@dataclass
+class FieldInfo:
+    decl: s.Simple
+    type: str  # int, pair, range, text, bool, enum, set, character
+    choices: list[str]
+    default: Any
+
+
+@dataclass
+class Symbols:
+    """All declarations of one game, after merging its files and addenda."""
+
+    game: s.Entity | None = None
+    characters: dict[str, s.Simple] = field(default_factory=dict)
+    tokens: dict[str, s.Simple] = field(default_factory=dict)
+    token_owned: dict[str, bool] = field(default_factory=dict)
+    zones: dict[str, ZoneInfo] = field(default_factory=dict)
+    zone_labels: dict[str, str] = field(default_factory=dict)
+    counters: dict[str, CounterInfo] = field(default_factory=dict)
+    fields: dict[str, FieldInfo] = field(default_factory=dict)
+    enum_words: dict[str, str] = field(default_factory=dict)  # word -> field that declares it
+    kinds: dict[str, s.Simple] = field(default_factory=dict)
+    values: dict[str, s.Value] = field(default_factory=dict)
+    events: dict[str, s.Event] = field(default_factory=dict)
+    timings: dict[str, s.Timing] = field(default_factory=dict)
+    keywords: dict[str, s.Keyword] = field(default_factory=dict)
+    procedures: dict[str, s.Procedure] = field(default_factory=dict)
+    triggers: list[tuple[s.Trigger, str | None]] = field(default_factory=list)
+    replacements: list[tuple[s.Replace, str | None]] = field(default_factory=list)
+    checks: list[tuple[s.Check, str | None]] = field(default_factory=list)
+    cards: dict[str, s.Entity] = field(default_factory=dict)
+    scenarios: dict[str, s.Entity] = field(default_factory=dict)
+    addenda: dict[str, s.Addendum] = field(default_factory=dict)
+    decl_addendum: dict[int, str] = field(default_factory=dict)  # id(decl) -> addendum name
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def all_names(self) -> list[str]:
+        """Every declared name, for `did you mean` suggestions."""
+        groups: list[Any] = [self.characters, self.tokens, self.zones, self.counters, self.fields,
+                             self.enum_words, self.kinds, self.values, self.events, self.timings,
+                             self.keywords, self.procedures, self.cards]
+        names: list[str] = []
+        for g in groups:
+            names.extend(g)
+        return names
+
+    def zone_by_label(self, label: str) -> str | None:
+        return self.zone_labels.get(label)

@@ -1,0 +1,140 @@
+"""Agents: every decision of a player goes through `Agent.choose`.
+
+Random (seeded by the game), scripted (tests), terminal (a person) and JSON lines
+(an external program over stdin/stdout). Agents see only `request.view()`, which the
+game filters to what that player may see.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass
+class ChoiceRequest:
+    """One decision: who decides, what kind, the prompt and the option labels."""
+
+    player: int
+    kind: str
+    prompt: str
+    options: list[str]
+    game: Game
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.player)
+
+    @property
+    def rng(self) -> Any:
+        return self.game.rng
+
+
+class Agent(Protocol):
+    def choose(self, request: ChoiceRequest) -> int: ...
+
+
+class RandomAgent:
+    """Picks uniformly with the game's own seeded generator (so games replay exactly)."""
+
+    def choose(self, request: ChoiceRequest) -> int:
+        return request.rng.randrange(len(request.options))
+
+
+class ScriptedAgent:
+    """Answers from a list: an int is an index, a string the start of an option label.
+
+    When the script runs out, it falls back to the first option (or raises when strict)."""
+
+    def __init__(self, answers: list[int | str] | None = None, strict: bool = False) -> None:
+        self.answers = list(answers or [])
+        self.strict = strict
+
+    def choose(self, request: ChoiceRequest) -> int:
+        if not self.answers:
+            if self.strict:
+                raise LookupError(f"script exhausted at {request.prompt!r}: {request.options}")
+            return 0
+        answer = self.answers.pop(0)
+        if isinstance(answer, int):
+            return answer
+        for i, label in enumerate(request.options):
+            if label.startswith(answer) or answer in label:
+                return i
+        raise LookupError(f"no option matching {answer!r} in {request.options}")
+
+
+class TerminalAgent:
+    """A person at the terminal: shows their view and the options, reads a number."""
+
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    def choose(self, request: ChoiceRequest) -> int:
+        out = self.stdout
+        view = request.view()
+        out.write(f"\n== {view['you']}: {request.prompt}\n")
+        for zone, content in view["shared"].items():
+            out.write(f"  {zone}: {_summary(content)}\n")
+        for player, info in view["players"].items():
+            counters = ", ".join(f"{k}={v}" for k, v in info["counters"].items())
+            out.write(f"  {player} [{counters}]\n")
+            for zone, content in info["zones"].items():
+                text = _summary(content)
+                if text:
+                    out.write(f"    {zone}: {text}\n")
+        for i, label in enumerate(request.options, start=1):
+            out.write(f"  {i}) {label}\n")
+        while True:
+            out.write("> ")
+            out.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError("input closed")
+            line = line.strip()
+            if line.isdigit() and 1 <= int(line) <= len(request.options):
+                return int(line) - 1
+            out.write(f"type a number from 1 to {len(request.options)}\n")
+
+
+def _summary(content: dict[str, Any]) -> str:
+    parts = [f"{k}×{v}" for k, v in content.get("tokens", {}).items()]
+    if "cards" in content and content["cards"]:
+        parts.append(" ".join(content["cards"]))
+    return ", ".join(parts)
+
+
+class JsonLinesAgent:
+    """An external program: one JSON request per line out, one JSON answer per line in.
+
+    Out: {"type": "choice", "player": 0, "kind": ..., "prompt": ..., "options": [...], "view": {...}}
+    In:  {"choice": N} (0-based) or a bare integer.
+    """
+
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    def choose(self, request: ChoiceRequest) -> int:
+        message = {"type": "choice", "player": request.player, "kind": request.kind,
+                   "prompt": request.prompt, "options": request.options, "view": request.view()}
+        self.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+        while True:
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError("input closed")
+            try:
+                data = json.loads(line)
+                answer = data["choice"] if isinstance(data, dict) else data
+                if isinstance(answer, int) and 0 <= answer < len(request.options):
+                    return answer
+            except (ValueError, KeyError, TypeError):
+                pass
+            self.stdout.write(json.dumps({"type": "error", "message": "expected {\"choice\": N}"}) + "\n")
+            self.stdout.flush()

@@ -1,0 +1,210 @@
+"""Functions that compiled rules call for the language's built-in operations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .game import ExpectationFailed, Game, Obj, Player, RuleViolation, Zone
+from .values import Delta, Pair, apply_change
+
+LOOP_LIMIT = 200_000
+
+
+def add(a: Any, b: Any) -> Any:
+    """`+` on numbers, two-sided values and changes, or lists."""
+    if isinstance(a, Pair) or isinstance(b, Delta):
+        return apply_change(a, b)
+    if a is None:
+        return b
+    return a + b
+
+
+def sub(a: Any, b: Any) -> Any:
+    if isinstance(b, Delta):
+        return apply_change(a, Delta(-b.left, -b.right))
+    return a - b
+
+
+def expect(cond: Any, message: str, where: str) -> None:
+    if not cond:
+        raise ExpectationFailed(f"{where}: {message}")
+
+
+def tick(g: Game) -> None:
+    """Count loop iterations so a rule that never ends becomes an error, not a hang."""
+    g.steps += 1
+    if g.steps > LOOP_LIMIT * 50:
+        raise RuleViolation("a loop in the rules did not finish")
+
+
+def hosts(p: Player, characters: tuple[str, ...]) -> bool:
+    return any(c in p.picks for c in characters)
+
+
+def card_of(obj: Obj) -> str | None:
+    return obj.defn.ident if obj.defn is not None else None
+
+
+def at(seq: Any, index: int) -> Any:
+    try:
+        return seq[index]
+    except (IndexError, TypeError):
+        return None
+
+
+# ---- language built-ins: fn_NAME(g, *args) ------------------------------------------
+
+
+def fn_count(g: Game, holder: Zone | Obj | list[Any] | None, kind: str | None = None,
+             owner: Player | None = None) -> int:
+    if holder is None:
+        return 0
+    if isinstance(holder, list):
+        return len(holder)
+    if kind is None and isinstance(holder, Zone) and not holder.spec.holds_cards and holder.spec.tokens:
+        kind = holder.spec.tokens[0]
+    return g.count(holder, kind, owner)
+
+
+def fn_owned(g: Game, holder: Zone | Obj, kind: str, owner: Player) -> int:
+    return g.count(holder, kind, owner)
+
+
+def fn_space(g: Game, zone: Zone, kind: str | None = None) -> int:
+    token = kind or (zone.spec.tokens[0] if zone.spec.tokens else "")
+    return g.space(zone, token)
+
+
+def fn_cards(g: Game, zone: Zone) -> list[Obj]:
+    return list(zone.cards)
+
+
+def fn_top(g: Game, zone: Zone) -> Obj | None:
+    return zone.cards[-1] if zone.cards else None
+
+
+def fn_bottom(g: Game, zone: Zone) -> Obj | None:
+    return zone.cards[0] if zone.cards else None
+
+
+def fn_first(g: Game, items: Any) -> Any:
+    items = list(items)
+    return items[0] if items else None
+
+
+def fn_size(g: Game, items: Any) -> int:
+    return len(items) if items is not None else 0
+
+
+def fn_opponent(g: Game, p: Player) -> Player:
+    return g.opponent(p)
+
+
+def fn_players(g: Game) -> list[Player]:
+    return list(g.players)
+
+
+def fn_player_count(g: Game) -> int:
+    return len(g.players)
+
+
+def fn_seat(g: Game, index: int) -> Player:
+    return g.players[index % len(g.players)]
+
+
+def fn_min(g: Game, a: int, b: int) -> int:
+    return min(a, b)
+
+
+def fn_max(g: Game, a: int, b: int) -> int:
+    return max(a, b)
+
+
+def fn_abs(g: Game, a: int) -> int:
+    return abs(a)
+
+
+def fn_has(g: Game, obj: Obj, timing: str) -> bool:
+    return g.has(obj, timing)
+
+
+def fn_new_object(g: Game, kind: str, zone: Zone | None, owner: Player | None) -> Obj:
+    return g.new_object(kind, None, owner, zone, {})
+
+
+def fn_remove(g: Game, obj: Obj) -> None:
+    g.remove_object(obj)
+
+
+def fn_picked(g: Game, p: Player, character: str) -> bool:
+    return character in p.picks
+
+
+def fn_any_picked(g: Game, character: str) -> bool:
+    return any(character in p.picks for p in g.players)
+
+
+def fn_addendum_active(g: Game, name: str) -> bool:
+    return name in g.active_addenda
+
+
+def fn_left(g: Game, pair: Pair | None) -> int | None:
+    return pair.left if pair is not None else None
+
+
+def fn_right(g: Game, pair: Pair | None) -> int | None:
+    return pair.right if pair is not None else None
+
+
+def fn_braced(g: Game, pair: Pair | None) -> bool:
+    return bool(pair is not None and pair.braced)
+
+
+def fn_pair(g: Game, left: int | None, right: int | None, braced: bool = False) -> Pair:
+    return Pair(left, right, bool(braced))
+
+
+def fn_low(g: Game, rng: tuple[int, ...]) -> int | None:
+    return min(rng) if rng else None
+
+
+def fn_high(g: Game, rng: tuple[int, ...]) -> int | None:
+    return max(rng) if rng else None
+
+
+def fn_span(g: Game, low: int, high: int) -> tuple[int, ...]:
+    return tuple(range(max(low, 0), high + 1))
+
+
+def fn_contains(g: Game, items: Any, item: Any) -> bool:
+    return items is not None and item in items
+
+
+def fn_is_none(g: Game, value: Any) -> bool:
+    return value is None
+
+
+def fn_index_of(g: Game, p: Player) -> int:
+    return p.index
+
+
+def fn_roll(g: Game, sides: int) -> int:
+    """A number from 0 to sides-1 from the game's generator."""
+    return g.rng.randrange(sides) if sides > 0 else 0
+
+
+def fn_card_ids(g: Game) -> list[str]:
+    return list(g.rules.cards)
+
+
+def fn_card_prop(g: Game, ident: str, name: str) -> Any:
+    card = g.rules.cards.get(ident)
+    return card.props.get(name) if card is not None else None
+
+
+def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:
+    return g.new_card(ident, owner, zone)
+
+
+def fn_others(g: Game, p: Player) -> list[Player]:
+    return [q for q in g.players if q is not p]

@@ -1,0 +1,526 @@
+"""The game-agnostic engine: players, zones, objects, counters, modifiers, events and choices.
+
+Compiled rule sets call into `Game`; nothing here knows any particular game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .agents import Agent, ChoiceRequest
+from .rules import CardDef, RuleSet, ZoneSpec
+from .values import apply_change
+
+UNLIMITED = 1 << 30
+
+
+class GameOver(Exception):
+    """Raised to stop play at once when a game ends."""
+
+    def __init__(self, winner: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.winner = winner
+        self.reason = reason
+
+
+class RuleViolation(Exception):
+    """A compiled rule asked for something impossible; carries the source location."""
+
+
+class ExpectationFailed(AssertionError):
+    """A scenario's `expect` did not hold."""
+
+
+class Zone:
+    """A place that holds cards (ordered, top is the end of the list) and/or tokens by kind."""
+
+    __slots__ = ("spec", "owner", "cards", "tokens", "capacity")
+
+    def __init__(self, spec: ZoneSpec, owner: Player | None) -> None:
+        self.spec = spec
+        self.owner = owner
+        self.cards: list[Obj] = []
+        self.tokens: dict[Any, int] = {}
+        self.capacity = spec.capacity
+
+    def __contains__(self, obj: object) -> bool:
+        return obj in self.cards
+
+    def __repr__(self) -> str:
+        who = f"{self.owner.name}." if self.owner else ""
+        return f"<{who}{self.spec.name}>"
+
+
+class Obj:
+    """A card or another game object; it can hold tokens and carries fields."""
+
+    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "tokens")
+
+    def __init__(self, uid: int, kind: str, defn: CardDef | None, owner: Player | None,
+                 fields: dict[str, Any]) -> None:
+        self.uid = uid
+        self.kind = kind
+        self.defn = defn
+        self.owner = owner
+        self.zone: Zone | None = None
+        self.fields = fields
+        self.tokens: dict[Any, int] = {}
+
+    @property
+    def name(self) -> str:
+        return self.defn.name if self.defn else self.kind
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.uid}"
+
+
+class Player:
+    """A seat at the table with its own zones, counters, chosen characters and agent."""
+
+    __slots__ = ("index", "name", "picks", "zones", "counters", "agent")
+
+    def __init__(self, index: int, picks: Sequence[str], agent: Agent) -> None:
+        self.index = index
+        self.name = f"P{index + 1}"
+        self.picks = list(picks)
+        self.zones: list[Zone | None] = []
+        self.counters: list[Any] = []
+        self.agent = agent
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Modifier:
+    """A change to a field or counter of one target while a condition and an anchor hold."""
+
+    __slots__ = ("target", "name", "change", "cond", "until", "anchor", "anchor_zone")
+
+    def __init__(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
+                 until: str | None, anchor: Obj | None) -> None:
+        self.target = target
+        self.name = name
+        self.change = change
+        self.cond = cond
+        self.until = until
+        self.anchor = anchor
+        self.anchor_zone = anchor.zone if anchor is not None else None
+
+
+class Game:
+    """One game in progress: all state, the seeded generator, the log and the rule hooks."""
+
+    def __init__(self, rules: RuleSet, picks: Sequence[Sequence[str]], agents: Sequence[Agent],
+                 seed: int, *, trace: bool = False, log: bool = True) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.trace = trace
+        self.logging = log
+        self.lines: list[str] = []
+        self.hashes: list[str] = []
+        self.decisions: list[int] = []
+        self.steps = 0
+        self.winner: int | None = None
+        self.result = ""
+        self._uid = 0
+        self.players = [Player(i, p, a) for i, (p, a) in enumerate(zip(picks, agents, strict=True))]
+        self.zones: list[Zone | None] = []
+        self.zone_by_name: dict[str, int] = {}
+        for i, spec in enumerate(rules.zones):
+            self.zone_by_name[spec.name] = i
+            if spec.per_player:
+                self.zones.append(None)
+                for p in self.players:
+                    p.zones.append(Zone(spec, p))
+            else:
+                self.zones.append(Zone(spec, None))
+                for p in self.players:
+                    p.zones.append(None)
+        self.counters: list[Any] = []
+        for spec in rules.counters:
+            start = False if spec.flag and spec.start is None else spec.start
+            self.counters.append(None if spec.per_player else start)
+            for p in self.players:
+                p.counters.append(start if spec.per_player else None)
+        self.supply_flow: dict[Any, int] = {}
+        self.mods: dict[str, list[Modifier]] = {}
+        self.dynamic: dict[str, list[tuple[Callable[..., Any], str | None]]] = {}
+        self.handlers: dict[str, list[Callable[..., Any]]] = {}
+        self.active_addenda = {name for name, chars in rules.addenda.items()
+                               if not chars or any(c in p.picks for p in self.players for c in chars)}
+        for trig in rules.triggers:
+            if trig.addendum is None or trig.addendum in self.active_addenda:
+                self.handlers.setdefault(trig.event, []).append(trig.fn)
+        self.card_handlers: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+        for ct in rules.card_triggers:
+            self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
+        self.objects_by_card: dict[str, list[Obj]] = {}
+        self._checking = False
+
+    # ---- basics ----------------------------------------------------------------------
+
+    def log(self, message: str, *args: Any) -> None:
+        if self.logging:
+            if args:
+                parts = message.split("{}")
+                texts = [self.describe(a) for a in args] + [""] * len(parts)
+                message = "".join(part + (texts[i] if i < len(parts) - 1 else "")
+                                  for i, part in enumerate(parts))
+            self.lines.append(message)
+
+    def opponent(self, p: Player) -> Player:
+        """The next player in seat order (the only opponent in a two-player game)."""
+        return self.players[(p.index + 1) % len(self.players)]
+
+    def addendum_active(self, name: str) -> bool:
+        return name in self.active_addenda
+
+    def picked(self, p: Player, character: str) -> bool:
+        return character in p.picks
+
+    def zone(self, index: int, p: Player | None) -> Zone:
+        z = p.zones[index] if p is not None else self.zones[index]
+        if z is None:
+            raise RuleViolation(f"zone {self.rules.zones[index].name} needs a player")
+        return z
+
+    # ---- objects ---------------------------------------------------------------------
+
+    def new_object(self, kind: str, defn: CardDef | None, owner: Player | None, zone: Zone | None,
+                   fields: dict[str, Any]) -> Obj:
+        self._uid += 1
+        values = dict(self.rules.field_defaults)
+        if defn is not None:
+            values.update(defn.props)
+        values.update(fields)
+        obj = Obj(self._uid, kind, defn, owner, values)
+        if defn is not None:
+            self.objects_by_card.setdefault(defn.ident, []).append(obj)
+        if zone is not None:
+            zone.cards.append(obj)
+            obj.zone = zone
+        return obj
+
+    def new_card(self, ident: str, owner: Player, zone: Zone) -> Obj:
+        defn = self.rules.cards[ident]
+        return self.new_object("card", defn, owner, zone, {})
+
+    def remove_object(self, obj: Obj) -> None:
+        """Take an object out of play entirely (tokens on it must be moved first)."""
+        if obj.zone is not None:
+            obj.zone.cards.remove(obj)
+            obj.zone = None
+        for mods in self.mods.values():
+            mods[:] = [m for m in mods if m.target is not obj]
+
+    def read(self, obj: Any, name: str) -> Any:
+        """A field of an object, or a counter when obj is a player/None, with modifiers applied."""
+        value = obj.fields.get(name) if isinstance(obj, Obj) else obj
+        mods = self.mods.get(name)
+        if mods:
+            value = self._apply_mods(mods, obj, value)
+        return value
+
+    def _apply_mods(self, mods: list[Modifier], target: Any, value: Any) -> Any:
+        stale = False
+        for m in mods:
+            if m.anchor is not None and m.anchor.zone is not m.anchor_zone:
+                stale = True
+                continue
+            if m.target is target and (m.cond is None or m.cond()):
+                value = apply_change(value, m.change)
+        if stale:
+            mods[:] = [m for m in mods if m.anchor is None or m.anchor.zone is m.anchor_zone]
+        return value
+
+    def write(self, obj: Obj, name: str, value: Any) -> None:
+        obj.fields[name] = value
+
+    def modify(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
+               until: str | None, anchor: Obj | None) -> None:
+        """Register a change to a field/counter; it lasts while cond and anchor hold, or until an event."""
+        self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor))
+
+    # ---- counters --------------------------------------------------------------------
+
+    def get(self, p: Player | None, index: int) -> Any:
+        value = p.counters[index] if p is not None else self.counters[index]
+        if self.mods:
+            mods = self.mods.get(self.rules.counters[index].name)
+            if mods:
+                value = self._apply_mods(mods, p, value)
+        return value
+
+    def set(self, p: Player | None, index: int, value: Any) -> None:
+        spec = self.rules.counters[index]
+        if not spec.flag and isinstance(value, int):
+            if spec.low is not None and value < spec.low:
+                value = spec.low
+            if spec.high is not None and value > spec.high:
+                value = spec.high
+        if p is not None:
+            p.counters[index] = value
+        else:
+            self.counters[index] = value
+
+    # ---- tokens and cards ------------------------------------------------------------
+
+    def count(self, holder: Zone | Obj, kind: str | None = None, owner: Player | None = None) -> int:
+        """Cards in a zone (no kind), or tokens of a kind in a zone or on an object."""
+        if kind is None:
+            if isinstance(holder, Zone):
+                return len(holder.cards)
+            raise RuleViolation("count of an object needs a token kind")
+        if owner is not None:
+            return holder.tokens.get((kind, owner.index), 0)
+        value = holder.tokens.get(kind, 0)
+        return value
+
+    def owned_count(self, holder: Zone | Obj, kind: str) -> int:
+        return sum(n for key, n in holder.tokens.items() if isinstance(key, tuple) and key[0] == kind)
+
+    def space(self, zone: Zone, kind: str) -> int:
+        if zone.capacity is None:
+            return UNLIMITED
+        return max(zone.capacity - zone.tokens.get(kind, 0), 0)
+
+    def move(self, amount: int, kind: str, source: Zone | Obj, dest: Zone | Obj,
+             owner: Player | None = None) -> int:
+        """Move up to `amount` tokens; as many as exist and fit. Returns how many moved."""
+        if amount <= 0 or source is dest:
+            return 0
+        key: Any = kind if owner is None else (kind, owner.index)
+        src_supply = isinstance(source, Zone) and source.spec.supply
+        dst_supply = isinstance(dest, Zone) and dest.spec.supply
+        n = amount if src_supply else min(amount, source.tokens.get(key, 0))
+        if isinstance(dest, Zone) and dest.capacity is not None and owner is None:
+            n = min(n, max(dest.capacity - dest.tokens.get(key, 0), 0))
+        if n <= 0:
+            return 0
+        if src_supply:
+            self.supply_flow[key] = self.supply_flow.get(key, 0) + n
+        else:
+            left = source.tokens[key] - n
+            if left:
+                source.tokens[key] = left
+            else:
+                del source.tokens[key]
+        if dst_supply:
+            self.supply_flow[key] = self.supply_flow.get(key, 0) - n
+        else:
+            dest.tokens[key] = dest.tokens.get(key, 0) + n
+        if self.rules.checks:
+            self.run_checks()
+        return n
+
+    def put(self, obj: Obj, dest: Zone, place: str | None = None) -> None:
+        """Move a card to a zone: on top (default) or at the bottom."""
+        if obj.zone is not None:
+            obj.zone.cards.remove(obj)
+        if place == "bottom":
+            dest.cards.insert(0, obj)
+        else:
+            dest.cards.append(obj)
+        obj.zone = dest
+
+    def shuffle(self, zone: Zone) -> None:
+        self.rng.shuffle(zone.cards)
+
+    def run_checks(self) -> None:
+        """Run the declared state checks (win conditions and the like), never re-entrantly."""
+        if self._checking:
+            return
+        self._checking = True
+        try:
+            for check in self.rules.checks:
+                check(self)
+        finally:
+            self._checking = False
+
+    # ---- events ----------------------------------------------------------------------
+
+    def emit(self, event: str, *args: Any) -> None:
+        for fn in self.handlers.get(event, ()):
+            fn(self, *args)
+        for ident, fn in self.card_handlers.get(event, ()):
+            for obj in list(self.objects_by_card.get(ident, ())):
+                fn(self, obj, *args)
+        if event in self.dynamic:
+            waiting = self.dynamic.pop(event)
+            keep = []
+            for fn, until in waiting:
+                if not fn(*args):
+                    keep.append((fn, until))
+            if keep:
+                self.dynamic.setdefault(event, [])[:0] = keep
+        if self.mods:
+            for name, mods in self.mods.items():
+                if any(m.until == event for m in mods):
+                    self.mods[name] = [m for m in mods if m.until != event]
+        for name in list(self.dynamic):
+            waiting = self.dynamic[name]
+            if any(until == event for _, until in waiting):
+                self.dynamic[name] = [(f, u) for f, u in waiting if u != event]
+
+    def once(self, event: str, fn: Callable[..., bool], until: str | None) -> None:
+        """Wait for an event; fn returns True once it has fired (then it is dropped)."""
+        self.dynamic.setdefault(event, []).append((fn, until))
+
+    def run(self, obj: Obj, timing: str, default: Any, *args: Any) -> Any:
+        """Run a card's block for a timing, if it has one; return its result or the default."""
+        defn = obj.defn
+        fn = defn.timings.get(timing) if defn is not None else None
+        if fn is None:
+            return default
+        result = fn(self, obj, *args)
+        return default if result is None else result
+
+    def has(self, obj: Obj, timing: str) -> bool:
+        return obj.defn is not None and timing in obj.defn.timings
+
+    # ---- choices ---------------------------------------------------------------------
+
+    def _ask(self, p: Player, kind: str, prompt: str, options: list[str]) -> int:
+        request = ChoiceRequest(p.index, kind, prompt, options, self)
+        answer = p.agent.choose(request)
+        if not 0 <= answer < len(options):
+            raise RuleViolation(f"agent answered {answer} to a choice of {len(options)}")
+        self.decisions.append(answer)
+        return answer
+
+    def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool) -> Any:
+        """Let a player pick one item (None when there is none, or when optional and declined)."""
+        pool = list(items)
+        if not pool:
+            return None
+        labels = [self.describe(x) for x in pool]
+        if optional:
+            labels.append("(none)")
+        if len(labels) == 1:
+            return pool[0]
+        i = self._ask(p, "pick", prompt, labels)
+        return None if i == len(pool) else pool[i]
+
+    def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
+        if high <= low:
+            return low
+        return low + self._ask(p, "number", prompt, [str(n) for n in range(low, high + 1)])
+
+    def confirm(self, p: Player, prompt: str) -> bool:
+        return self._ask(p, "ask", prompt, ["yes", "no"]) == 0
+
+    def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]]) -> tuple[int, Any]:
+        """Offer a menu of (option number, bound value, label); returns the chosen pair."""
+        if not entries:
+            raise RuleViolation(f"no option is available for {prompt!r}")
+        if len(entries) == 1:
+            return entries[0][0], entries[0][1]
+        labels = [label if value is None else f"{label}: {self.describe(value)}"
+                  for _, value, label in entries]
+        i = self._ask(p, "menu", prompt, labels)
+        return entries[i][0], entries[i][1]
+
+    def describe(self, value: Any) -> str:
+        if isinstance(value, Obj):
+            return value.name
+        if isinstance(value, Zone):
+            return value.spec.label
+        return str(value)
+
+    # ---- ending, tracing, invariants ---------------------------------------------------
+
+    def end(self, kind: str, p: Player | None) -> None:
+        """End the game: `win`/`lose` for a player, or `draw_game`."""
+        if kind == "draw_game" or p is None:
+            self.winner, self.result = None, "draw"
+        elif kind == "win":
+            self.winner, self.result = p.index, f"{p.name} wins"
+        else:
+            other = self.opponent(p)
+            self.winner, self.result = other.index, f"{p.name} loses"
+        self.log("game over: {}", self.result)
+        raise GameOver(self.winner, self.result)
+
+    def step(self, where: str) -> None:
+        """Called at each numbered procedure step; records a state hash when tracing."""
+        self.steps += 1
+        if self.trace:
+            self.hashes.append(self.state_hash())
+
+    def state_hash(self) -> str:
+        h = hashlib.blake2b(digest_size=12)
+        for z in self._all_zones():
+            h.update(repr(z).encode())
+            h.update(repr(sorted(z.tokens.items(), key=repr)).encode())
+            for c in z.cards:
+                h.update(f"{c.name}{c.uid}{sorted(c.tokens.items(), key=repr)}".encode())
+        h.update(repr(self.counters).encode())
+        for p in self.players:
+            h.update(repr(p.counters).encode())
+        return h.hexdigest()
+
+    def _all_zones(self) -> list[Zone]:
+        zones = [z for z in self.zones if z is not None]
+        for p in self.players:
+            zones.extend(z for z in p.zones if z is not None)
+        return zones
+
+    def token_total(self, kind: str) -> int:
+        """Tokens of an unowned kind in every zone and on every object outside the supply."""
+        total = 0
+        for z in self._all_zones():
+            if not z.spec.supply:
+                total += z.tokens.get(kind, 0)
+            for c in z.cards:
+                total += c.tokens.get(kind, 0)
+        return total
+
+    def invariant_problems(self, initial: dict[str, int]) -> list[str]:
+        """Conservation of tokens (given the starting totals) and zone capacities."""
+        problems = []
+        for kind, start in initial.items():
+            expected = start + self.supply_flow.get(kind, 0)
+            actual = self.token_total(kind)
+            if actual != expected:
+                problems.append(f"{kind}: {actual} present, {expected} expected")
+        for z in self._all_zones():
+            if z.capacity is not None:
+                for key, n in z.tokens.items():
+                    if not isinstance(key, tuple) and n > z.capacity:
+                        problems.append(f"{z!r} holds {n} {key} over its capacity {z.capacity}")
+            for key, n in z.tokens.items():
+                if n < 0:
+                    problems.append(f"{z!r} holds {n} {key}")
+        return problems
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        """What one player may see: public zones in full, own private zones, sizes of the rest."""
+        def show(z: Zone) -> dict[str, Any]:
+            spec = z.spec
+            own = z.owner is not None and z.owner.index == viewer
+            visible = spec.visibility == "public" or (spec.visibility == "owner" and own)
+            cards: list[str] = []
+            for c in z.cards:
+                if visible or (spec.reveal_field and c.fields.get(spec.reveal_field)):
+                    cards.append(c.name)
+                else:
+                    cards.append("?")
+            entry: dict[str, Any] = {"tokens": {str(k): v for k, v in z.tokens.items()}}
+            if spec.holds_cards:
+                entry["cards"] = cards
+            return entry
+
+        result: dict[str, Any] = {"you": f"P{viewer + 1}", "shared": {}, "players": {}}
+        for z in self.zones:
+            if z is not None and not z.spec.supply:
+                result["shared"][z.spec.name] = show(z)
+        for p in self.players:
+            entry = {z.spec.name: show(z) for z in p.zones if z is not None}
+            counters = {spec.name: p.counters[i] for i, spec in enumerate(self.rules.counters)
+                        if spec.per_player}
+            result["players"][p.name] = {"zones": entry, "counters": counters, "picks": p.picks}
+        return result

@@ -1,0 +1,97 @@
+"""Rule-set description the compiled module hands to the runtime: specs of zones, counters, cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    """A declared zone. `per_player` zones exist once per player, others once per game."""
+
+    name: str
+    label: str
+    per_player: bool
+    holds_cards: bool
+    tokens: tuple[str, ...]
+    capacity: int | None
+    visibility: str  # public / owner / hidden
+    reveal_field: str | None  # a card field that makes a card public while true
+    supply: bool  # an unlimited source and sink of tokens
+
+
+@dataclass(frozen=True)
+class CounterSpec:
+    """A declared counter or flag with optional bounds and default."""
+
+    name: str
+    label: str
+    per_player: bool
+    low: int | None
+    high: int | None
+    start: Any
+    flag: bool
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    name: str
+    label: str
+    owned: bool
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """A card's static data: properties and compiled timing functions."""
+
+    ident: str
+    name: str
+    props: dict[str, Any]
+    timings: dict[str, Callable[..., Any]]
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TriggerSpec:
+    """A rule trigger (`when EVENT`): runs fn(g, *event_args) when active."""
+
+    event: str
+    fn: Callable[..., Any]
+    addendum: str | None
+
+
+@dataclass(frozen=True)
+class CardTriggerSpec:
+    """A card trigger: runs fn(g, card, *event_args) for every copy of the card in the game."""
+
+    event: str
+    card: str
+    fn: Callable[..., Any]
+
+
+@dataclass
+class RuleSet:
+    """Everything the runtime needs to play one game, produced by the compiler."""
+
+    game: str
+    label: str
+    min_players: int
+    max_players: int
+    picks: int
+    zones: list[ZoneSpec]
+    counters: list[CounterSpec]
+    tokens: list[TokenSpec]
+    field_defaults: dict[str, Any]
+    cards: dict[str, CardDef]
+    characters: dict[str, dict[str, Any]]
+    triggers: list[TriggerSpec]
+    card_triggers: list[CardTriggerSpec]
+    checks: list[Callable[..., Any]]
+    procedures: dict[str, Callable[..., Any]]
+    scenarios: dict[str, Callable[..., Any]]
+    scenario_props: dict[str, dict[str, list[str]]]
+    addenda: dict[str, tuple[str, ...]]  # addendum -> characters that activate it
+    entry: str  # the procedure that plays a whole game
+    line_map: dict[int, tuple[str, int]] = field(default_factory=dict)

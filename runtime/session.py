@@ -1,0 +1,92 @@
+"""Running whole games and scenarios on a compiled rule set."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .agents import Agent, RandomAgent, ScriptedAgent
+from .game import ExpectationFailed, Game, GameOver, RuleViolation
+from .rules import RuleSet
+
+
+@dataclass
+class GameResult:
+    """How a game ended: winner (seat index or None), reason, length, log and final hash."""
+
+    winner: int | None
+    reason: str
+    steps: int
+    decisions: int
+    log: list[str]
+    final_hash: str
+    error: str | None = None
+    hashes: list[str] = field(default_factory=list)
+
+
+def new_game(rules: RuleSet, picks: Sequence[Sequence[str]], agents: Sequence[Agent] | None = None,
+             seed: int = 0, trace: bool = False, log: bool = True) -> Game:
+    if agents is None:
+        agents = [RandomAgent() for _ in picks]
+    return Game(rules, picks, agents, seed, trace=trace, log=log)
+
+
+def source_location(rules: RuleSet, tb: traceback.StackSummary) -> str | None:
+    """The card-source line of the innermost generated frame of a traceback."""
+    for frame in reversed(tb):
+        if frame.filename.startswith("<cardsmith:") and frame.lineno in rules.line_map:
+            path, line = rules.line_map[frame.lineno]
+            return f"{path}:{line}"
+    return None
+
+
+def play(game: Game) -> GameResult:
+    """Play a game from its entry procedure to the end; rule errors are reported, not raised."""
+    entry = game.rules.procedures[game.rules.entry]
+    error = None
+    try:
+        entry(game)
+    except GameOver:
+        pass
+    except (RuleViolation, RecursionError, TypeError, AttributeError, KeyError, ValueError,
+            IndexError, ZeroDivisionError) as exc:
+        where = source_location(game.rules, traceback.extract_tb(exc.__traceback__))
+        error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+    return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
+                      game.lines, game.state_hash(), error, game.hashes)
+
+
+def run_scenario(rules: RuleSet, name: str) -> str | None:
+    """Run one scenario; returns None when it passes, or what went wrong."""
+    props = rules.scenario_props.get(name, {})
+    words = props.get("players", [])
+    sides: list[list[str]] = [[]]
+    for w in words:
+        if w == "vs":
+            sides.append([])
+        else:
+            sides[-1].extend(w.split("/"))
+    while len(sides) < rules.min_players:
+        sides.append([])
+    seed = int(props.get("seed", ["0"])[0]) if props.get("seed") else 0
+    scripts: list[list[int | str]] = [[] for _ in sides]
+    script = props.get("script", [])
+    current = 0
+    for w in script:
+        if w.startswith("p") and w[1:].isdigit():
+            current = int(w[1:]) - 1
+        else:
+            scripts[current].append(int(w) if w.isdigit() else w)
+    agents = [ScriptedAgent(s, strict=True) for s in scripts]
+    game = Game(rules, sides, agents, seed)
+    try:
+        rules.scenarios[name](game)
+    except ExpectationFailed as exc:
+        return str(exc)
+    except GameOver:
+        return None if props.get("start", [""])[0] == "ends" else f"game ended: {game.result}"
+    except (RuleViolation, LookupError, TypeError, AttributeError, ValueError) as exc:
+        where = source_location(rules, traceback.extract_tb(exc.__traceback__))
+        return f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+    return None

@@ -1,0 +1,51 @@
+"""Value types shared by the compiler and the runtime: two-sided values and their changes."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Pair(NamedTuple):
+    """A two-sided value such as `3/1`; a side of None is written `-`. `braced` marks `{X/Y}`."""
+
+    left: int | None
+    right: int | None
+    braced: bool = False
+
+    def __str__(self) -> str:
+        text = f"{_side(self.left)}/{_side(self.right)}"
+        return "{" + text + "}" if self.braced else text
+
+
+class Delta(NamedTuple):
+    """A change to a two-sided value such as `+1/-1`."""
+
+    left: int
+    right: int
+
+    def __str__(self) -> str:
+        return f"{self.left:+d}/{self.right:+d}"
+
+
+def _side(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def apply_change(value: Any, change: Any) -> Any:
+    """Apply a modifier's change to a value: numbers add, deltas add per side, others replace."""
+    if isinstance(change, Delta):
+        if isinstance(value, Pair):
+            left = None if value.left is None else max(value.left + change.left, 0)
+            right = None if value.right is None else max(value.right + change.right, 0)
+            return Pair(left, right, value.braced)
+        return value
+    if isinstance(change, bool) or change is None or isinstance(change, (str, Pair, tuple)):
+        return change
+    if isinstance(change, int) and isinstance(value, int) and not isinstance(value, bool):
+        return value + change
+    return change
+
+
+def make_range(low: int, high: int) -> tuple[int, ...]:
+    """An integer range as the sorted tuple of its members."""
+    return tuple(range(low, high + 1))
