@@ -622,9 +622,10 @@ class Checker:
                        hint="assign to counters, flags, fields (x.f) or variables made with `let`")
             return "any"
         if isinstance(target, s.Attr):
+            before = len(self.diags)
             t = self.expr(target, sc)
             kind = self.checked.resolution.get(id(target), ("?",))[0]
-            if kind not in ("pcounter", "field", "counter"):
+            if kind not in ("pcounter", "field", "counter") and len(self.diags) == before:
                 self.error("E111", f"cannot assign to {target.name!r}", target.span,
                            hint="only counters, flags and object fields can change")
             return t
@@ -823,7 +824,9 @@ class Checker:
             pool += list(sym.fields) + list(OBJ_ATTRS)
         if t in ("zone", "any"):
             pool += list(ZONE_ATTRS)
-        self.error("E101", f"a {t} has no {name!r}", e.span, suggestion=did_you_mean(name, pool))
+        name_span = s.Span(e.span.file, e.span.end_line, max(e.span.end_col - len(name), 1),
+                           e.span.end_line, e.span.end_col)
+        self.error("E101", f"a {t} has no {name!r}", name_span, suggestion=did_you_mean(name, pool))
         return "any"
 
     def _call(self, e: s.Call, sc: _Scope) -> str:

@@ -160,6 +160,7 @@ class Game:
             self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
+        self.step_hook: Callable[[Game], None] | None = None
 
     # ---- basics ----------------------------------------------------------------------
 
@@ -450,6 +451,8 @@ class Game:
         self.steps += 1
         if self.trace:
             self.hashes.append(self.state_hash())
+        if self.step_hook is not None:
+            self.step_hook(self)
 
     def state_hash(self) -> str:
         h = hashlib.blake2b(digest_size=12)

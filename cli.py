@@ -1,0 +1,250 @@
+"""The `cardsmith` command line (click): check, build, play, ref, explain, scenarios, demo."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .compiler.diagnostics import explain as explain_code
+from .compiler.diagnostics import render_all, to_json
+from .compiler.load import BuildResult, build_game, build_sources, bundled_games, resolve_inputs
+from .compiler.reference import render_reference
+from .runtime.agents import Agent, JsonLinesAgent, RandomAgent, TerminalAgent
+from .runtime.session import GameResult, new_game, play, run_scenario
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _build_or_report(game: str, fmt: str = "text", want_model: bool = False) -> BuildResult:
+    if game not in bundled_games():
+        _fail(f"unknown game {game!r}; bundled games: {', '.join(bundled_games())}")
+    result = build_game(game, want_model=want_model)
+    if not result.ok:
+        click.echo(to_json(result.diagnostics) if fmt == "json" else render_all(result.diagnostics, result.sources))
+        sys.exit(1)
+    return result
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardsmith")
+def main() -> None:
+    """cardsmith: write a card game's rules and cards in a small language, check them,
+    compile them to Python and play them."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+def check(paths: tuple[str, ...], fmt: str) -> None:
+    """Check card sources: PATHS are files, folders or bundled game names (default: every game).
+
+    A file that starts with `use GAME` is checked together with that bundled game.
+    Exits 1 when any error is found."""
+    targets = list(paths) or bundled_games()
+    all_diags = []
+    all_sources: dict[str, str] = {}
+    summaries = []
+    for group in _group_targets(targets):
+        sources, diags = resolve_inputs(group)
+        all_sources.update(sources)
+        if sources:
+            started = time.perf_counter()
+            result = build_sources(sources, want_model=True)
+            diags.extend(result.diagnostics)
+            if result.checked is not None and result.checked.symbols.game is not None:
+                sym = result.checked.symbols
+                summaries.append(f"{sym.game.name}: {len(sources)} file(s), {len(sym.cards)} card(s), "
+                                 f"{len(sym.procedures)} procedure(s), {len(sym.scenarios)} scenario(s) "
+                                 f"checked in {time.perf_counter() - started:.2f}s")
+        all_diags.extend(diags)
+    if fmt == "json":
+        click.echo(to_json(all_diags))
+    else:
+        if all_diags:
+            click.echo(render_all(all_diags, all_sources))
+        for line in summaries:
+            click.echo(line)
+    if any(d.severity == "error" for d in all_diags):
+        sys.exit(1)
+
+
+def _group_targets(targets: list[str]) -> list[list[str]]:
+    """Each bundled game name is checked on its own; files and folders together."""
+    games = [[t] for t in targets if t in bundled_games() and not Path(t).exists()]
+    rest = [t for t in targets if not (t in bundled_games() and not Path(t).exists())]
+    return games + ([rest] if rest else [])
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out", show_default=True,
+              help="Where to write the generated Python modules.")
+def build(games: tuple[str, ...], out_dir: str) -> None:
+    """Compile games (default: every bundled game) to Python modules in OUT."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for game in games or tuple(bundled_games()):
+        started = time.perf_counter()
+        result = _build_or_report(game, want_model=True)
+        assert result.python_source is not None
+        target = out / f"{game}_rules.py"
+        target.write_text(result.python_source, encoding="utf-8")
+        lines = result.python_source.count("\n")
+        click.echo(f"{game}: {result.stats.get('cards', 0)} cards → {target} ({lines} lines) "
+                   f"in {time.perf_counter() - started:.2f}s")
+
+
+def _parse_picks(text: str | None, default: list[str]) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()] if text else default
+
+
+def _agent(kind: str) -> Agent:
+    if kind == "terminal":
+        return TerminalAgent()
+    if kind == "jsonl":
+        return JsonLinesAgent()
+    return RandomAgent()
+
+
+@main.command("play")
+@click.argument("game")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
+@click.option("--p1", help="Comma-separated characters for player 1 (e.g. yurina,saine).")
+@click.option("--p2", help="Comma-separated characters for player 2.")
+@click.option("--agent", type=click.Choice(["random", "terminal", "jsonl"]), default="random",
+              show_default=True, help="Who plays seat --seat; the others are random.")
+@click.option("--seat", type=int, default=1, show_default=True, help="The seat the --agent takes.")
+@click.option("--log/--no-log", "show_log", default=True, help="Print the game log.")
+def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, agent: str, seat: int, show_log: bool) -> None:
+    """Play one game of GAME with the given seed and characters."""
+    result = _build_or_report(game)
+    rules = result.rules
+    assert rules is not None
+    defaults = _default_picks(game, list(rules.characters), rules.picks)
+    picks = [_parse_picks(p1, defaults[0]), _parse_picks(p2, defaults[1])]
+    for side in picks:
+        unknown = [c for c in side if c not in rules.characters]
+        if unknown:
+            _fail(f"unknown character(s) {', '.join(unknown)}; known: {', '.join(rules.characters)}")
+    agents: list[Agent] = [RandomAgent() for _ in picks]
+    if not 1 <= seat <= len(picks):
+        _fail(f"--seat must be between 1 and {len(picks)}")
+    agents[seat - 1] = _agent(agent)
+    g = new_game(rules, picks, agents, seed=seed)
+    try:
+        outcome = play(g)
+    except (EOFError, KeyboardInterrupt):
+        _fail("game abandoned: input closed", 130)
+        return
+    if show_log and agent == "random":
+        for line in outcome.log:
+            click.echo(line)
+    _summary(outcome, picks, seed)
+    if outcome.error:
+        sys.exit(1)
+
+
+def _default_picks(game: str, characters: list[str], n: int) -> list[list[str]]:
+    return [characters[0:n], characters[n:2 * n] or characters[0:n]]
+
+
+def _summary(outcome: GameResult, picks: list[list[str]], seed: int) -> None:
+    sides = " vs ".join("+".join(p) for p in picks)
+    click.echo(f"seed {seed}: {sides}: {outcome.reason} after {outcome.steps} steps and "
+               f"{outcome.decisions} decisions; final state {outcome.final_hash}")
+    if outcome.error:
+        click.echo(f"rule error: {outcome.error}", err=True)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
+def ref(game: str, out_file: str | None) -> None:
+    """Write GAME's numbered rule reference (Markdown), generated from the checked source."""
+    result = _build_or_report(game, want_model=True)
+    assert result.checked is not None
+    text = render_reference(result.checked)
+    if out_file:
+        Path(out_file).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out_file} ({text.count(chr(10))} lines)")
+    else:
+        click.echo(text)
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Print the long explanation of a diagnostic CODE (e.g. E101)."""
+    text = explain_code(code)
+    if text is None:
+        _fail(f"no diagnostic code {code!r}; codes look like E101 or W201")
+    click.echo(text)
+
+
+@main.command()
+@click.argument("game")
+def scenarios(game: str) -> None:
+    """Run GAME's scenario tests (rulings written in the language)."""
+    result = _build_or_report(game)
+    rules = result.rules
+    assert rules is not None
+    failed = 0
+    for name in rules.scenarios:
+        problem = run_scenario(rules, name)
+        click.echo(f"{'ok  ' if problem is None else 'FAIL'} {name}" + (f": {problem}" if problem else ""))
+        failed += problem is not None
+    click.echo(f"{len(rules.scenarios) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out", show_default=True)
+@click.option("--seed", type=int, default=7, show_default=True)
+def demo(out_dir: str, seed: int) -> None:
+    """The main job: check and build every bundled game, write the references, play one game each."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for game in bundled_games():
+        started = time.perf_counter()
+        result = _build_or_report(game, want_model=True)
+        checked = result.checked
+        assert checked is not None and result.rules is not None and result.python_source is not None
+        sym = checked.symbols
+        click.echo(f"[{game}] checked {len(result.sources)} file(s): {len(sym.cards)} cards, "
+                   f"{len(sym.procedures)} procedures, {len(sym.addenda)} addenda, 0 errors "
+                   f"({time.perf_counter() - started:.2f}s)")
+        (out / f"{game}_rules.py").write_text(result.python_source, encoding="utf-8")
+        (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
+        click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
+        rules = result.rules
+        picks = _default_picks(game, list(rules.characters), rules.picks)
+        outcome = play(new_game(rules, picks, seed=seed))
+        for line in outcome.log[-8:]:
+            click.echo(f"    {line}")
+        _summary(outcome, picks, seed)
+        if outcome.error:
+            sys.exit(1)
+
+
+def run() -> Any:
+    """Entry point that never shows a Python traceback for a failure."""
+    try:
+        return main(standalone_mode=True)
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
+        click.echo("please report this with the command you ran", err=True)
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,132 @@
+"""Rule-reference generation: a numbered Markdown reference from the checked model (Jinja2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from . import syntax as s
+from .check import Checked
+from .unparse import unparse
+
+
+def _section_key(section: str | None) -> tuple[int, ...]:
+    if not section:
+        return (9999,)
+    return tuple(int(x) for x in re.findall(r"\d+", section)) or (9999,)
+
+
+def _label(labels: s.Labels, fallback: str) -> str:
+    return labels.default or labels.get("en") or fallback
+
+
+def reference_context(checked: Checked) -> dict[str, Any]:
+    """Everything the template shows, taken from the checked model (never the generated code)."""
+    sym = checked.symbols
+    game = sym.game
+    assert game is not None
+    zones = [{
+        "name": n, "label": _label(z.decl.labels, n) + (f" ({z.decl.labels.get('en')})" if z.decl.labels.get("en") else ""),
+        "owner": "each player" if z.per_player else "shared",
+        "holds": ", ".join((["cards"] if z.holds_cards else []) + z.tokens) or "—",
+        "capacity": z.capacity if z.capacity is not None else ("unlimited supply" if z.supply else "—"),
+        "visibility": z.visibility + (f", a card is public while `{z.reveal_field}`" if z.reveal_field else ""),
+    } for n, z in sym.zones.items()]
+    counters = [{
+        "name": n, "label": _label(c.decl.labels, n), "kept": "each player" if c.per_player else "game",
+        "range": "yes/no" if c.flag else (f"{c.low}..{c.high}" if c.low is not None else "any"),
+        "start": c.start if c.absent is None else f"{c.start} (counts as {c.absent} for a player without it)",
+    } for n, c in sym.counters.items()]
+    keywords = [{"name": n, "label": _label(k.labels, n), "condition": unparse(k.expr) if k.expr else None}
+                for n, k in sym.keywords.items()]
+    replacements: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for rep, add in sym.replacements:
+        replacements.setdefault((rep.procedure, rep.step), []).append({
+            "addendum": _label(sym.addenda[add].labels, add) if add in sym.addenda else "core",
+            "label": _label(rep.labels, "the step is done differently"),
+            "condition": unparse(rep.cond) if rep.cond else None,
+        })
+    procedures = []
+    core_procs = [(n, p) for n, p in sym.procedures.items() if id(p) not in sym.decl_addendum and p.labels.section]
+    for name, proc in sorted(core_procs, key=lambda np: _section_key(np[1].labels.section)):
+        procedures.append({
+            "title": _label(proc.labels, name), "section": proc.labels.section,
+            "signature": f"{name}({', '.join(proc.params)})",
+            "steps": [{"ident": st.ident, "label": _label(st.labels, "(no description)"),
+                       "replacements": replacements.get((name, st.ident), [])} for st in proc.steps],
+        })
+    addenda = []
+    for name, add in sorted(sym.addenda.items(), key=lambda kv: _section_key(kv[1].labels.section)):
+        hosts = ", ".join(w for o in add.props if o.name == "for" for w in o.words()) or "always"
+        addenda.append({"title": _label(add.labels, name), "section": add.labels.section, "hosts": hosts,
+                        "items": [_describe_item(item, sym) for item in add.items]})
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for ident, card in sym.cards.items():
+        props = checked.card_props.get(ident, {})
+        owner = next((str(v) for k, v in props.items() if sym.fields.get(k) and sym.fields[k].type == "character"), "other")
+        groups.setdefault(owner, []).append(_card_row(ident, card, props, sym))
+    card_groups = []
+    for owner, cards in groups.items():
+        char = sym.characters.get(owner)
+        title = _label(char.labels, owner) if char else owner
+        if char and char.labels.get("en"):
+            title += f" ({char.labels.get('en')})"
+        card_groups.append({"title": title, "cards": cards})
+    decisions = [o.words()[0] for add in sym.addenda.values() for o in add.props if o.name == "decision" and o.words()]
+    return {"title": _label(game.labels, game.name), "file_count": len(sym.sources), "zones": zones,
+            "counters": counters, "keywords": keywords, "procedures": procedures, "addenda": addenda,
+            "card_groups": card_groups, "decisions": decisions}
+
+
+def _card_row(ident: str, card: s.Entity, props: dict[str, Any], sym: Any) -> dict[str, Any]:
+    numbers = []
+    kind_bits = []
+    for key, value in props.items():
+        info = sym.fields.get(key)
+        if info is None or value in (None, False, (), 0) and key not in ("cost",):
+            continue
+        if info.type in ("enum",):
+            kind_bits.append(str(value))
+        elif info.type == "set":
+            kind_bits.extend(str(v) for v in value)
+        elif info.type == "bool":
+            kind_bits.append(_label(info.decl.labels, key))
+        elif info.type == "range":
+            numbers.append(f"{_label(info.decl.labels, key)} {value[0]}" + (f"-{value[-1]}" if len(value) > 1 else ""))
+        elif info.type in ("pair", "int"):
+            numbers.append(f"{_label(info.decl.labels, key)} {value}")
+    return {"ident": ident, "name": card.labels.default or ident, "kind": ", ".join(kind_bits),
+            "numbers": ", ".join(numbers) or "—", "text": str(props.get("text", "")).replace("|", "/"),
+            "invented": bool(props.get("invented")), "note": props.get("note")}
+
+
+def _describe_item(item: s.Decl, sym: Any) -> str:
+    if isinstance(item, s.Simple):
+        label = _label(item.labels, item.name)
+        opts = "; ".join(f"{o.name} {' '.join(o.words())}".strip() for o in item.opts)
+        return f"New {item.what} **{label}** (`{item.name}`){': ' + opts if opts else ''}."
+    if isinstance(item, s.Value):
+        return f"Derived value **{_label(item.labels, item.name)}**: `{unparse(item.expr)}`."
+    if isinstance(item, s.Procedure):
+        steps = " ".join(f"({st.ident}) {_label(st.labels, '')}" for st in item.steps if st.ident)
+        return f"Procedure **{_label(item.labels, item.name)}**{' [' + item.labels.section + ']' if item.labels.section else ''}: {steps}"
+    if isinstance(item, s.Trigger):
+        cond = f" if `{unparse(item.cond)}`" if item.cond else ""
+        return f"Rule effect: when `{item.event}`{cond}, it resolves as written in the source."
+    if isinstance(item, s.Replace):
+        cond = f" when `{unparse(item.cond)}`" if item.cond else ""
+        return f"Replaces step {item.step} of `{item.procedure}`{cond}: {_label(item.labels, '')}"
+    if isinstance(item, s.Check):
+        return f"State check **{_label(item.labels, item.name)}**."
+    if isinstance(item, s.Entity):
+        return f"{item.what.capitalize()} `{item.name}`."
+    return type(item).__name__
+
+
+def render_reference(checked: Checked) -> str:
+    env = Environment(loader=PackageLoader("cardsmith.compiler", "templates"), undefined=StrictUndefined,
+                      autoescape=False, trim_blocks=False, lstrip_blocks=False, keep_trailing_newline=True)
+    text = env.get_template("reference.md.j2").render(**reference_context(checked))
+    return re.sub(r"\n{3,}", "\n\n", text)

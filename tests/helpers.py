@@ -1,0 +1,39 @@
+"""Helpers for tests: build a small game from text and collect its diagnostics."""
+
+from __future__ import annotations
+
+from cardsmith.compiler.diagnostics import Diagnostic
+from cardsmith.compiler.load import BuildResult, build_sources
+
+MINI_GAME = '''
+game mini "迷你":
+    players 2
+    start play
+
+token chip "筹码"
+zone bank "银行": shared, holds chip, supply
+zone pot "奖池": shared, holds chip, max 5
+zone purse "钱包": per player, holds chip, max 3
+zone hand "手牌": per player, holds cards, owner
+counter score "分数": per player, range 0..9
+field power "力量": int, default 0
+timing on_play(target) "打出时"
+event scored(p) "得分"
+
+procedure play "一局":
+    step 1 "发筹码":
+        for p in players():
+            move 2 chip from bank to p.purse
+    step 2 "结束":
+        lose seat(0)
+'''
+
+
+def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> BuildResult:
+    sources = {"mini.csm": MINI_GAME} if with_mini else {}
+    sources[path] = text
+    return build_sources(sources, use_cache=False, want_model=True)
+
+
+def codes(diags: list[Diagnostic]) -> list[str]:
+    return [d.code for d in diags]

@@ -1,0 +1,72 @@
+"""Check stage: names resolved with suggestions, types and arities checked, all problems reported."""
+
+from __future__ import annotations
+
+from tests.helpers import build_text, codes
+
+
+def test_mini_game_is_clean() -> None:
+    result = build_text("")
+    assert result.ok, [str(d) for d in result.diagnostics]
+
+
+def test_unknown_name_suggests_the_closest() -> None:
+    result = build_text("procedure q(p):\n    move 1 chip from bank to p.pursee\n")
+    (d,) = result.diagnostics
+    assert d.code == "E101" and d.suggestion == "purse"
+    assert (d.span.line, d.span.col) == (2, 32)
+
+
+def test_every_problem_of_a_run_is_reported() -> None:
+    text = ("procedure q(p):\n"
+            "    move 1 chp from bank to p.purse\n"     # unknown token
+            "    p.scor += 1\n"                          # unknown counter
+            "    nope(p)\n"                              # unknown procedure
+            "    move \"x\" chip from bank to p.purse\n")  # wrong type
+    result = build_text(text)
+    assert codes(result.diagnostics) == ["E101", "E101", "E101", "E110"]
+    assert result.rules is None
+
+
+def test_types_are_checked() -> None:
+    result = build_text("procedure q(p):\n    if p.purse > 2:\n        pass\n    put 3 into bank\n")
+    assert codes(result.diagnostics) == ["E110", "E110"]
+
+
+def test_argument_counts_are_checked() -> None:
+    result = build_text("procedure q(p):\n    q(p, p)\n    emit scored()\n")
+    assert codes(result.diagnostics) == ["E106", "E106"]
+
+
+def test_replacing_a_missing_step_is_reported_with_the_real_steps() -> None:
+    result = build_text('instead of play step 9:\n    pass\n')
+    (d,) = result.diagnostics
+    assert d.code == "E105" and "1, 2" in (d.hint or "")
+
+
+def test_duplicate_declarations() -> None:
+    result = build_text('zone pot "x": shared\n')
+    assert codes(result.diagnostics) == ["E102"]
+
+
+def test_card_properties_are_typed() -> None:
+    text = 'card c:\n    power lots\n    powr 2\n    on_ply:\n        pass\n'
+    result = build_text(text)
+    assert codes(result.diagnostics) == ["E104", "E113", "E114"]
+    assert result.diagnostics[1].suggestion == "power"
+    assert result.diagnostics[2].suggestion == "on_play"
+
+
+def test_assigning_to_a_zone_is_refused() -> None:
+    result = build_text("procedure q(p):\n    p.purse = 3\n")
+    assert codes(result.diagnostics) == ["E111"]
+
+
+def test_break_outside_a_loop() -> None:
+    result = build_text("procedure q(p):\n    break\n")
+    assert codes(result.diagnostics) == ["E112"]
+
+
+def test_file_without_a_game() -> None:
+    result = build_text("card c:\n    power 1\n", with_mini=False)
+    assert codes(result.diagnostics) == ["E108"]

@@ -1,0 +1,42 @@
+"""Generate stage: user text reaches Python only through repr(); output parses; lines map back."""
+
+from __future__ import annotations
+
+import ast
+
+from tests.helpers import build_text
+
+NASTY = "\"); import os; os.system('echo pwned'); (\""
+
+
+def test_strings_that_look_like_python_stay_strings() -> None:
+    text = 'procedure q(p):\n    log "{}__import__(\'os\')\\" + x", p\n'
+    result = build_text(text)
+    assert result.ok
+    src = result.python_source or ""
+    ast.parse(src)
+    assert "__import__('os')" not in src.replace(repr("{}__import__('os')\" + x"), "")
+
+
+def test_labels_with_quotes_and_code_are_inert() -> None:
+    text = f'procedure q(p) "{NASTY.replace(chr(34), chr(39))}":\n    pass\n'
+    result = build_text(text)
+    assert result.ok
+    tree = ast.parse(result.python_source or "")
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "system"]
+    assert calls == []
+
+
+def test_identifiers_are_made_by_the_compiler() -> None:
+    result = build_text("procedure print(p):\n    let import = 1\n    let lambda = import + 1\n")
+    assert result.ok
+    src = result.python_source or ""
+    assert "def print" not in src and "import =" not in src
+    ast.parse(src)
+
+
+def test_line_map_points_at_the_card_source() -> None:
+    result = build_text("procedure q(p):\n    pass\n    move 1 chip from bank to p.purse\n", path="cards.csm")
+    assert result.rules is not None
+    targets = set(result.rules.line_map.values())
+    assert ("cards.csm", 3) in targets

@@ -1,0 +1,71 @@
+"""Parse stage: the grammar is LALR and conflict-free; syntax errors are located and recovered."""
+
+from __future__ import annotations
+
+from lark import Lark
+
+from cardsmith.compiler import syntax as s
+from cardsmith.compiler.parse import _Indenter, grammar_text, parse_source
+
+
+def test_grammar_builds_strict_lalr() -> None:
+    parser = Lark(grammar_text(), parser="lalr", postlex=_Indenter(), strict=True,
+                  propagate_positions=True, maybe_placeholders=False)
+    assert parser.options.parser == "lalr"
+
+
+def test_card_parses_to_frozen_dataclasses_with_spans() -> None:
+    text = 'card c1 "斬" en "Slash":\n    range 3-4\n    damage 3/1\n    after_attack:\n        move 1 crystal from dust to self.aura\n'
+    f, diags = parse_source("x.csm", text)
+    assert diags == []
+    (card,) = f.items
+    assert isinstance(card, s.Entity) and card.name == "c1"
+    assert card.labels.default == "斬" and card.labels.get("en") == "Slash"
+    assert [p.name for p in card.props] == ["range", "damage"]
+    move = card.blocks[0].body[0]
+    assert isinstance(move, s.Move) and move.token == "crystal"
+    assert (move.span.line, move.span.col) == (5, 9)
+
+
+def test_every_broken_declaration_is_reported_and_the_rest_is_kept() -> None:
+    text = ("card a:\n    type = 3\n"       # broken
+            "card b:\n    range 1-2\n"      # fine
+            "procedure p(:\n    pass\n"     # broken
+            "card c:\n    damage 1/1\n")    # fine
+    f, diags = parse_source("x.csm", text)
+    assert [d.code for d in diags] == ["E001", "E001"]
+    assert [d.span.line for d in diags] == [2, 5]
+    assert [i.name for i in f.items if isinstance(i, s.Entity)] == ["b", "c"]
+
+
+def test_full_width_punctuation_gets_a_specific_hint() -> None:
+    f, diags = parse_source("x.csm", 'card a "一閃"：\n    range 3\n')
+    (d,) = diags
+    assert d.code == "E002" and d.span.line == 1 and d.span.col == 12
+    assert "：" in d.message and d.hint and ":" in d.hint
+
+
+def test_deep_nesting_is_a_diagnostic_not_a_crash() -> None:
+    expr = "(" * 500 + "1" + ")" * 500
+    f, diags = parse_source("x.csm", f"value v = {expr}\n")
+    assert [d.code for d in diags] == ["E004"]
+
+
+def test_deep_indentation_is_a_diagnostic_not_a_crash() -> None:
+    lines = ["procedure p:"]
+    for depth in range(1, 120):
+        lines.append("    " * depth + "if true:")
+    lines.append("    " * 120 + "pass")
+    f, diags = parse_source("x.csm", "\n".join(lines) + "\n")
+    assert diags and all(d.code == "E004" for d in diags)
+
+
+def test_huge_input_is_refused_with_a_diagnostic() -> None:
+    f, diags = parse_source("x.csm", "# x\n" * 2_000_000)
+    assert [d.code for d in diags] == ["E004"]
+
+
+def test_bad_indentation_is_located() -> None:
+    f, diags = parse_source("x.csm", "procedure p:\n        pass\n      pass\n")
+    assert diags and diags[0].code in ("E001", "E003")
+    assert diags[0].span.line >= 1
