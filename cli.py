@@ -58,9 +58,10 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
             started = time.perf_counter()
             result = build_sources(sources, want_model=True)
             diags.extend(result.diagnostics)
-            if result.checked is not None and result.checked.symbols.game is not None:
+            game_decl = result.checked.symbols.game if result.checked is not None else None
+            if result.checked is not None and game_decl is not None:
                 sym = result.checked.symbols
-                summaries.append(f"{sym.game.name}: {len(sources)} file(s), {len(sym.cards)} card(s), "
+                summaries.append(f"{game_decl.name}: {len(sources)} file(s), {len(sym.cards)} card(s), "
                                  f"{len(sym.procedures)} procedure(s), {len(sym.scenarios)} scenario(s) "
                                  f"checked in {time.perf_counter() - started:.2f}s")
         all_diags.extend(diags)

@@ -647,7 +647,6 @@ class Checker:
 
     def _expr(self, e: s.Expr, sc: _Scope) -> str:
         sym = self.sym
-        res = self.checked.resolution
         if isinstance(e, s.IntLit):
             return "int"
         if isinstance(e, s.StrLit):

@@ -126,7 +126,7 @@ class Generator:
         card_trig: list[tuple[str, str, str]] = []
         for name, card in sym.cards.items():
             base = self.names[("card", name)]
-            timings = {}
+            timings: dict[str, str] = {}
             for blk in card.blocks:
                 timing = sym.timings.get(blk.name)
                 params = timing.params if timing else ()

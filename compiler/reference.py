@@ -58,10 +58,10 @@ def reference_context(checked: Checked) -> dict[str, Any]:
                        "replacements": replacements.get((name, st.ident), [])} for st in proc.steps],
         })
     addenda = []
-    for name, add in sorted(sym.addenda.items(), key=lambda kv: _section_key(kv[1].labels.section)):
-        hosts = ", ".join(w for o in add.props if o.name == "for" for w in o.words()) or "always"
-        addenda.append({"title": _label(add.labels, name), "section": add.labels.section, "hosts": hosts,
-                        "items": [_describe_item(item, sym) for item in add.items]})
+    for name, addendum in sorted(sym.addenda.items(), key=lambda kv: _section_key(kv[1].labels.section)):
+        hosts = ", ".join(w for o in addendum.props if o.name == "for" for w in o.words()) or "always"
+        addenda.append({"title": _label(addendum.labels, name), "section": addendum.labels.section,
+                        "hosts": hosts, "items": [_describe_item(item, sym) for item in addendum.items]})
     groups: dict[str, list[dict[str, Any]]] = {}
     for ident, card in sym.cards.items():
         props = checked.card_props.get(ident, {})

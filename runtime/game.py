@@ -141,11 +141,11 @@ class Game:
                 for p in self.players:
                     p.zones.append(None)
         self.counters: list[Any] = []
-        for spec in rules.counters:
-            start = False if spec.flag and spec.start is None else spec.start
-            self.counters.append(None if spec.per_player else start)
+        for counter in rules.counters:
+            start = False if counter.flag and counter.start is None else counter.start
+            self.counters.append(None if counter.per_player else start)
             for p in self.players:
-                p.counters.append(start if spec.per_player else None)
+                p.counters.append(start if counter.per_player else None)
         self.supply_flow: dict[Any, int] = {}
         self.mods: dict[str, list[Modifier]] = {}
         self.dynamic: dict[str, list[tuple[Callable[..., Any], str | None]]] = {}
