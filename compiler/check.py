@@ -283,8 +283,9 @@ class Checker:
                 self.expr(k.expr, self._scope("keyword", (), has_self=True))
         for t in sym.timings.values():
             for o in t.opts:
-                if o.name != "default":
-                    self.error("E103", f"unknown timing option {o.name!r}", o.span, hint="allowed: default")
+                if o.name not in ("default", "anchored"):
+                    self.error("E103", f"unknown timing option {o.name!r}", o.span,
+                               hint="allowed: default, anchored")
         for p in sym.procedures.values():
             sc = self._scope("procedure", p.params, has_self=False, addendum=sym.decl_addendum.get(id(p)))
             seen: set[str] = set()

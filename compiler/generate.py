@@ -47,6 +47,7 @@ class Generator:
                             ("scen", self.sym.scenarios)):
             for i, name in enumerate(table):
                 self.names[(kind, name)] = f"{kind}_{i}"
+        self.anchor = "None"  # `this` inside card blocks of an `anchored` timing
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
 
@@ -132,9 +133,12 @@ class Generator:
                 params = timing.params if timing else ()
                 fn = f"{base}_{len(timings)}"
                 timings[blk.name] = fn
+                anchored = timing is not None and any(o.name == "anchored" for o in timing.opts)
+                self.anchor = "this" if anchored else "None"
                 with self.function(fn, params, blk.span, extra="this"):
                     self.emit("self_ = this.owner")
                     self.stmts(blk.body)
+                self.anchor = "None"
             for j, trig in enumerate(card.triggers):
                 fn = f"{base}_t{j}"
                 card_trig.append((trig.event, name, fn))
@@ -375,7 +379,7 @@ class Generator:
             obj = "self_" if r[0] == "selfcounter" else "None"
         cond = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
         until = self.const(st.until) if st.until else "None"
-        self.emit(f"g.modify({obj}, {self.const(r[1])}, {self.expr(st.delta)}, {cond}, {until}, None)", st.span)
+        self.emit(f"g.modify({obj}, {self.const(r[1])}, {self.expr(st.delta)}, {cond}, {until}, {self.anchor})", st.span)
 
     def _menu(self, st: s.Menu) -> None:
         entries = self.new_temp()

@@ -1,0 +1,137 @@
+"""The command line: every command answers --help; bad input gives diagnostics, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardsmith.cli import main
+from cardsmith.compiler.parse import parse_source
+
+COMMANDS = ["check", "build", "play", "ref", "explain", "scenarios", "demo"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def _check(tmp_path: Path, text: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    card = tmp_path / "new_cards.csm"
+    card.write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "cardsmith", "check", str(card), *extra],
+                          capture_output=True, text=True, timeout=120)
+
+
+BROKEN = {
+    "syntax": "use sakura\ncard x \"a\":\n    type attack\n    range 3 4 ) \n",
+    "unknown name": "use sakura\ncard x \"a\":\n    goddess yurna\n    type attack\n    range 3\n    damage 1/1\n",
+    "wrong type": "use sakura\ncard x \"a\":\n    goddess yurina\n    type attack\n    range near\n    damage 1/1\n",
+    "full width": "use sakura\ncard x \"一閃\"：\n    goddess yurina\n",
+    "python lookalike": "use sakura\ncard x \"__import__('os').system('ls')\":\n    goddess yurina\n    type action\n    on_use:\n        log \"\\\"); import os #\"\n        exec(self)\n",
+    "binary junk": "use sakura\n\x00\x01\x02 card \xff\n",
+    "unknown game": "use chess\ncard x:\n    type attack\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_sources_give_located_diagnostics(tmp_path: Path, case: str) -> None:
+    proc = _check(tmp_path, BROKEN[case])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "new_cards.csm:" in proc.stdout
+    assert "^" in proc.stdout and "error[E" in proc.stdout
+
+
+def test_json_output_lists_every_problem(tmp_path: Path) -> None:
+    text = ("use sakura\ncard x \"a\":\n    goddess yurna\n    type atack\n    range 3\n    damage 1/1\n"
+            "card y \"b\":\n    goddess saine\n    type action\n    on_use:\n        mve 1\n")
+    proc = _check(tmp_path, text, "--format", "json")
+    data = json.loads(proc.stdout)
+    lines = sorted(d["line"] for d in data["diagnostics"])
+    assert proc.returncode == 1 and len(lines) >= 3
+    assert {d["code"] for d in data["diagnostics"]} >= {"E101", "E104"}
+    assert any(d["suggestion"] == "yurina" for d in data["diagnostics"])
+
+
+def test_caret_sits_under_cjk_text(tmp_path: Path) -> None:
+    proc = _check(tmp_path, "use sakura\ncard x \"一閃一閃\"：\n    goddess yurina\n")
+    lines = proc.stdout.splitlines()
+    src = next(i for i, ln in enumerate(lines) if "一閃一閃" in ln)
+    caret = lines[src + 1].index("^")
+    prefix = lines[src][: lines[src].index("：")]
+    width = sum(2 if ord(ch) > 0x2E80 else 1 for ch in prefix)
+    assert caret == width
+
+
+def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "cardsmith", "check", str(tmp_path / "nope.csm")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "E005" in proc.stdout and "Traceback" not in proc.stderr
+
+
+def test_explain_known_and_unknown_codes() -> None:
+    runner = CliRunner()
+    assert "unknown name" in runner.invoke(main, ["explain", "E101"]).output
+    bad = runner.invoke(main, ["explain", "Z999"])
+    assert bad.exit_code == 2
+
+
+def test_bundled_library_checks_clean() -> None:
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    assert "sakura:" in result.output
+
+
+def test_play_is_seeded_and_reports_the_result() -> None:
+    runner = CliRunner()
+    args = ["play", "sakura", "--seed", "11", "--p1", "yurina,saine", "--p2", "himika,tokoyo", "--no-log"]
+    first = runner.invoke(main, args)
+    second = runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output and "final state" in first.output
+
+
+def test_play_rejects_unknown_characters() -> None:
+    result = CliRunner().invoke(main, ["play", "sakura", "--p1", "yurina,nobody"])
+    assert result.exit_code == 2 and "nobody" in result.output
+
+
+def test_terminal_agent_plays_from_typed_input() -> None:
+    answers = "\n".join(["1"] * 4000) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "cardsmith", "play", "sakura", "--seed", "3", "--agent", "terminal"],
+                          input=answers, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr
+    assert "1) " in proc.stdout and ("wins" in proc.stdout or "loses" in proc.stdout or "draw" in proc.stdout or "abandoned" in proc.stderr)
+
+
+def test_jsonl_agent_speaks_json_lines() -> None:
+    answers = "\n".join(['{"choice": 0}'] * 4000) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "cardsmith", "play", "sakura", "--seed", "3", "--agent", "jsonl", "--no-log"],
+                          input=answers, capture_output=True, text=True, timeout=120)
+    first = json.loads(proc.stdout.splitlines()[0])
+    assert first["type"] == "choice" and first["options"]
+    hidden = first["view"]["players"]["P2"]["zones"]["hand"]["cards"]
+    assert all(c == "?" for c in hidden)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300))
+def test_parser_never_raises_on_any_text(text: str) -> None:
+    parse_source("fuzz.csm", text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["card", "x", ":", "\n", "    ", "\"s\"", "move", "1", "from", "to",
+                                 "(", ")", "if", "else", "procedure", "step", "i", "let", "=", "3/1",
+                                 "+1/+0", "<装>", "：", "#c", "option", "choose", "for"]), max_size=60))
+def test_parser_never_raises_on_token_soup(parts: list[str]) -> None:
+    parse_source("fuzz.csm", " ".join(parts))

@@ -1,0 +1,105 @@
+"""Runtime: game-agnostic, tokens conserved, capacities held, modifiers, agents' views."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cardsmith.runtime.agents import ChoiceRequest, ScriptedAgent
+from cardsmith.runtime.game import Game
+from cardsmith.runtime.values import Delta, Pair, apply_change
+from tests.helpers import build_text
+
+RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
+GAME_WORDS = ["aura", "flare", "dust", "sakura", "crystal", "vigor", "goddess", "megami", "mastery",
+              "yurina", "saine", "himika", "tokoyo", "akina", "shisui", "laceration", "reshuffle",
+              "装", "命", "气", "虚", "樱花", "集中力", "女神", "heat", "ink", "mana", "hp"]
+
+
+@pytest.mark.parametrize("word", GAME_WORDS)
+def test_no_game_word_in_runtime(word: str) -> None:
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", re.IGNORECASE)
+    for path in RUNTIME.glob("*.py"):
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            assert not pattern.search(line), f"{path.name}:{number}: {line.strip()}"
+
+
+def _mini_game() -> Game:
+    result = build_text("")
+    assert result.rules is not None
+    return Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=3)
+
+
+def test_moves_take_as_many_as_exist_and_fit() -> None:
+    g = _mini_game()
+    bank, pot = g.zones[0], g.zones[1]
+    purse = g.players[0].zones[2]
+    assert bank is not None and pot is not None and purse is not None
+    assert g.move(7, "chip", bank, pot) == 5          # capacity 5
+    assert g.move(10, "chip", pot, purse) == 3        # capacity 3
+    assert g.move(4, "chip", purse, pot) == 3         # only 3 exist
+    assert g.invariant_problems({"chip": 0}) == []
+    assert g.token_total("chip") == g.supply_flow["chip"] == 5
+
+
+def test_counters_clamp_to_their_range() -> None:
+    g = _mini_game()
+    p = g.players[0]
+    g.set(p, 0, 12)
+    assert g.get(p, 0) == 9
+    g.set(p, 0, -3)
+    assert g.get(p, 0) == 0
+
+
+def test_modifiers_apply_while_their_condition_holds_and_end_with_their_event() -> None:
+    g = _mini_game()
+    obj = g.new_object("thing", None, g.players[0], None, {"power": Pair(2, 1)})
+    switch = {"on": True}
+    g.modify(obj, "power", Delta(1, 0), lambda: switch["on"], None, None)
+    g.modify(obj, "power", Delta(0, 2), None, "scored", None)
+    assert g.read(obj, "power") == Pair(3, 3)
+    switch["on"] = False
+    assert g.read(obj, "power") == Pair(2, 3)
+    g.emit("scored", g.players[0])
+    assert g.read(obj, "power") == Pair(2, 1)
+
+
+def test_two_sided_changes_never_go_below_zero_and_keep_dashes() -> None:
+    assert apply_change(Pair(1, None), Delta(-3, 2)) == Pair(0, None)
+
+
+def test_views_hide_what_a_player_may_not_see() -> None:
+    result = build_text("")
+    assert result.rules is not None
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    hand0 = g.players[0].zones[3]
+    assert hand0 is not None
+    g.new_object("card", None, g.players[0], hand0, {})
+    mine = g.view(0)["players"]["P1"]["zones"]["hand"]["cards"]
+    theirs = g.view(1)["players"]["P1"]["zones"]["hand"]["cards"]
+    assert mine == ["card"] and theirs == ["?"]
+
+
+def test_scripted_agent_matches_labels() -> None:
+    g = _mini_game()
+    agent = ScriptedAgent(["yes", 1])
+    request = ChoiceRequest(0, "menu", "?", ["no", "yes"], g)
+    assert agent.choose(request) == 1
+    assert agent.choose(request) == 1
+
+
+def test_anchored_modifiers_end_when_their_card_leaves_its_zone() -> None:
+    g = _mini_game()
+    hand = g.players[0].zones[3]
+    other = g.players[1].zones[3]
+    assert hand is not None and other is not None
+    card = g.new_object("card", None, g.players[0], hand, {})
+    target = g.new_object("thing", None, g.players[0], None, {"power": 1})
+    g.modify(target, "power", 2, None, None, card)
+    assert g.read(target, "power") == 3
+    g.put(card, other)
+    assert g.read(target, "power") == 1
+    g.put(card, hand)  # coming back does not revive the old modifier
+    assert g.read(target, "power") == 1
