@@ -1,0 +1,92 @@
+"""Benchmarks (`make bench`): check times, compile throughput, random games per second per core.
+
+Not part of the tests: numbers are printed and recorded by hand in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+from cardsmith.compiler.load import build_game, build_sources, game_files, read_sources
+from cardsmith.runtime.session import new_game, play
+
+BASE = ["yurina", "saine", "himika", "tokoyo"]
+
+
+def best_of(runs: int, fn: object) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def bench_check() -> None:
+    os.environ["CARDSMITH_CACHE"] = tempfile.mkdtemp(prefix="cardsmith-bench-")
+    cold = best_of(3, lambda: build_game("sakura", use_cache=False))
+    build_game("sakura")  # fill the cache
+    warm = best_of(5, lambda: build_game("sakura"))
+    print(f"check sakura library, cold (parse+check+generate+compile): {cold * 1000:.0f} ms")
+    print(f"check sakura library, warm (content-hash cache hit):        {warm * 1000:.1f} ms")
+
+
+def synthetic_cards(n: int) -> str:
+    lines = ["use sakura", ""]
+    kinds = ["attack", "action", "enhance"]
+    for i in range(n):
+        kind = kinds[i % 3]
+        lines += [f'card bench_{i} "测试{i}" en "Bench {i}":', "    goddess yurina", "    fixture",
+                  f"    type {kind}"]
+        if kind == "attack":
+            lines += [f"    range {i % 5}-{i % 5 + 2}", f"    damage {i % 4}/{i % 3}", "    after_attack:",
+                      "        if resolve:", "            move 1 crystal from dust to self.aura"]
+        elif kind == "action":
+            lines += ["    on_use:", "        draw(self, 1)", "        move 1 crystal from distance to dust"]
+        else:
+            lines += ["    capacity 2", "    on_destroy:", "        attack_with(self, 1-4, 2/-)"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def bench_compile(n: int = 2000) -> None:
+    sources, _ = read_sources(game_files("sakura"))
+    sources["bench.csm"] = synthetic_cards(n)
+    started = time.perf_counter()
+    result = build_sources(sources, use_cache=False)
+    elapsed = time.perf_counter() - started
+    if not result.ok:
+        print("synthetic file did not compile:", result.diagnostics[:3])
+        sys.exit(1)
+    print(f"compile {n} generated cards (+ library): {elapsed:.2f} s = {n / elapsed:.0f} cards/s")
+
+
+def bench_games(seconds: float = 10.0) -> None:
+    rules = build_game("sakura").rules
+    assert rules is not None
+    pairs = [list(p) for p in itertools.combinations(BASE, 2)]
+    rates = []
+    for _ in range(3):
+        games = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds / 3:
+            picks = [pairs[games % len(pairs)], pairs[(games + 1) % len(pairs)]]
+            result = play(new_game(rules, picks, seed=games, log=False))
+            if result.error:
+                print("game error:", result.error)
+                sys.exit(1)
+            games += 1
+        rates.append(games / (time.perf_counter() - started))
+    print(f"random games, base-goddess matchups, one core: {statistics.median(rates):.0f} games/s "
+          f"(runs: {', '.join(f'{r:.0f}' for r in rates)})")
+
+
+if __name__ == "__main__":
+    bench_check()
+    bench_compile()
+    bench_games()
