@@ -509,6 +509,12 @@ class Checker:
                 self.expr(st.while_, sc)
             if st.until is not None and st.until not in sym.events:
                 self.error("E101", f"unknown event {st.until!r}", st.span, suggestion=did_you_mean(st.until, sym.events))
+        elif isinstance(st, s.Forbid):
+            if st.token not in sym.tokens:
+                self.error("E101", f"unknown token {st.token!r}", st.span, suggestion=did_you_mean(st.token, sym.tokens))
+            self.expect_type(st.zone, sc, ("zone",), "a zone")
+            if st.while_ is not None:
+                self.expr(st.while_, sc)
         elif isinstance(st, s.Shuffle):
             self.expect_type(st.zone, sc, ("zone",), "a zone")
         elif isinstance(st, s.Log):

@@ -48,6 +48,7 @@ class Generator:
             for i, name in enumerate(table):
                 self.names[(kind, name)] = f"{kind}_{i}"
         self.anchor = "None"  # `this` inside card blocks of an `anchored` timing
+        self.in_card = False  # moves written in card blocks are card-effect moves
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
 
@@ -135,16 +136,20 @@ class Generator:
                 timings[blk.name] = fn
                 anchored = timing is not None and any(o.name == "anchored" for o in timing.opts)
                 self.anchor = "this" if anchored else "None"
+                self.in_card = True
                 with self.function(fn, params, blk.span, extra="this"):
                     self.emit("self_ = this.owner")
                     self.stmts(blk.body)
                 self.anchor = "None"
+                self.in_card = False
             for j, trig in enumerate(card.triggers):
                 fn = f"{base}_t{j}"
                 card_trig.append((trig.event, name, fn))
+                self.in_card = True
                 with self.function(fn, trig.params, trig.span, extra="this"):
                     self.emit("self_ = this.owner")
                     self._guarded(trig.cond, trig.body)
+                self.in_card = False
             card_entries.append((name, card, timings))
         scen_entries = []
         for name, scen in sym.scenarios.items():
@@ -282,6 +287,9 @@ class Generator:
             self.emit(f"g.emit({self.const(st.event)}{args})", sp)
         elif isinstance(st, s.Modify):
             self._modify(st)
+        elif isinstance(st, s.Forbid):
+            cond = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+            self.emit(f"g.forbid({self.const(st.token)}, {self.expr(st.zone)}, {cond}, {self.anchor})", sp)
         elif isinstance(st, s.Shuffle):
             self.emit(f"g.shuffle({self.expr(st.zone)})", sp)
         elif isinstance(st, s.Log):
@@ -366,9 +374,10 @@ class Generator:
 
     def _move(self, st: s.Move) -> str:
         token = st.token or next(iter(self.sym.tokens))
-        owner = f", {self.expr(st.owner)}" if st.owner is not None else ""
+        owner = f", {self.expr(st.owner)}" if st.owner is not None else ", None"
+        by_card = ", True" if self.in_card else ""
         return (f"g.move({self.expr(st.amount)}, {self.const(token)}, {self.expr(st.source)}, "
-                f"{self.expr(st.dest)}{owner})")
+                f"{self.expr(st.dest)}{owner if (st.owner is not None or by_card) else ''}{by_card})")
 
     def _modify(self, st: s.Modify) -> None:
         target = st.target

@@ -433,6 +433,9 @@ class _Builder(Transformer[Token, Any]):
         while_ = rest[0] if rest else None
         return s.Modify(target, delta, while_, until, self._span(meta))
 
+    def forbid_stmt(self, meta: Any, ch: list[Any]) -> s.Forbid:
+        return s.Forbid(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))
+
     def shuffle_stmt(self, meta: Any, ch: list[Any]) -> s.Shuffle:
         return s.Shuffle(ch[0], self._span(meta))
 

@@ -290,6 +290,16 @@ class Modify:
 
 
 @dataclass(frozen=True)
+class Forbid:
+    """`forbid TOKEN from ZONE [while COND]`: card effects cannot move those tokens out of ZONE."""
+
+    token: str
+    zone: Expr
+    while_: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
 class Shuffle:
     zone: Expr
     span: Span
@@ -396,7 +406,7 @@ class Once:
 
 
 Stmt = Union[
-    Let, Assign, AugAssign, Move, Put, Emit, Modify, Shuffle, Log, Expect, Return, End,
+    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Shuffle, Log, Expect, Return, End,
     CallStmt, Pass, Break, If, For, While, Repeat, Menu, Once,
 ]
 

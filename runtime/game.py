@@ -161,6 +161,7 @@ class Game:
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
         self.step_hook: Callable[[Game], None] | None = None
+        self.forbids: list[tuple[str, Zone, Callable[[], Any] | None, Obj | None, Zone | None]] = []
 
     # ---- basics ----------------------------------------------------------------------
 
@@ -289,10 +290,24 @@ class Game:
             return UNLIMITED
         return max(zone.capacity - zone.tokens.get(kind, 0), 0)
 
+    def forbid(self, kind: str, zone: Zone, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
+        """Card effects may not move tokens of a kind out of a zone while cond (and the anchor) hold."""
+        self.forbids.append((kind, zone, cond, anchor, anchor.zone if anchor is not None else None))
+
+    def _forbidden(self, kind: str, source: Zone | Obj) -> bool:
+        live = [f for f in self.forbids if f[3] is None or f[3].zone is f[4]]
+        if len(live) != len(self.forbids):
+            self.forbids = live
+        return any(k == kind and z is source and (c is None or c()) for k, z, c, _, _ in live)
+
     def move(self, amount: int, kind: str, source: Zone | Obj, dest: Zone | Obj,
-             owner: Player | None = None) -> int:
-        """Move up to `amount` tokens; as many as exist and fit. Returns how many moved."""
+             owner: Player | None = None, by_card: bool = False) -> int:
+        """Move up to `amount` tokens; as many as exist and fit. Returns how many moved.
+
+        `by_card` marks a move written in a card's effect, which `forbid` guards can stop."""
         if amount <= 0 or source is dest:
+            return 0
+        if by_card and self.forbids and self._forbidden(kind, source):
             return 0
         key: Any = kind if owner is None else (kind, owner.index)
         src_supply = isinstance(source, Zone) and source.spec.supply

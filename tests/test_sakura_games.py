@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 
 from cardsmith.compiler.load import BuildResult
 from cardsmith.runtime.game import Game
@@ -38,21 +39,13 @@ def test_random_games_keep_every_invariant(sakura: BuildResult) -> None:
     assert rules is not None
     seen_pairs = set()
     outcomes = {"win": 0, "draw": 0}
+    started = next(i for i, c in enumerate(rules.counters) if c.name == "started")
     for seed in range(GAMES):
         picks = _matchup(seed)
         seen_pairs.add((tuple(picks[0]), tuple(picks[1])))
         game = new_game(rules, picks, seed=seed, log=False)
         problems: list[str] = []
-
-        def check(g: Game) -> None:
-            if g.counters[rules.counters.index(next(c for c in rules.counters if c.name == "started"))]:
-                problems.extend(g.invariant_problems({"crystal": 0}))
-                total = g.token_total("crystal")
-                if total < CRYSTALS_AT_SETUP:
-                    problems.append(f"only {total} crystals in play")
-
-        game.trace = False
-        game.step_hook = check
+        game.step_hook = _invariant_checker(started, problems)
         _enable_step_calls(game)
         result = play(game)
         assert result.error is None, f"seed {seed} {picks}: {result.error}"
@@ -61,6 +54,17 @@ def test_random_games_keep_every_invariant(sakura: BuildResult) -> None:
         outcomes["draw" if result.winner is None else "win"] += 1
     assert outcomes["win"] > GAMES // 2
     assert len(seen_pairs) >= min(GAMES, 100)
+
+
+def _invariant_checker(started: int, problems: list[str]) -> Callable[[Game], None]:
+    """After every step of a started game: crystals conserved, capacities held, none lost."""
+    def check(g: Game) -> None:
+        if g.counters[started]:
+            problems.extend(g.invariant_problems({"crystal": 0}))
+            total = g.token_total("crystal")
+            if total < CRYSTALS_AT_SETUP:
+                problems.append(f"only {total} crystals in play")
+    return check
 
 
 def _enable_step_calls(game: Game) -> None:
