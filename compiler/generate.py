@@ -288,8 +288,8 @@ class Generator:
         elif isinstance(st, s.Modify):
             self._modify(st)
         elif isinstance(st, s.Forbid):
-            cond = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
-            self.emit(f"g.forbid({self.const(st.token)}, {self.expr(st.zone)}, {cond}, {self.anchor})", sp)
+            guard = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+            self.emit(f"g.forbid({self.const(st.token)}, {self.expr(st.zone)}, {guard}, {self.anchor})", sp)
         elif isinstance(st, s.Shuffle):
             self.emit(f"g.shuffle({self.expr(st.zone)})", sp)
         elif isinstance(st, s.Log):
