@@ -463,8 +463,8 @@ class Checker:
                             self.error("E101", f"unknown character {name!r}", a.span,
                                        suggestion=did_you_mean(name, self.sym.characters))
         names = {f"p{i}": "player" for i in range(1, 11)}
+        sc = _Scope("scenario", names, False, False, None)  # blocks run in order in one scope
         for blk in scen.blocks:
-            sc = _Scope("scenario", names, False, False, None)
             self.block(blk.body, sc)
 
     # ---- statements ----

@@ -70,3 +70,10 @@ def test_break_outside_a_loop() -> None:
 def test_file_without_a_game() -> None:
     result = build_text("card c:\n    power 1\n", with_mini=False)
     assert codes(result.diagnostics) == ["E108"]
+
+
+def test_scenario_blocks_share_their_variables() -> None:
+    text = ('scenario s "s":\n    setup:\n        let n = 2\n        move n chip from bank to p1.purse\n'
+            '    verify:\n        expect count(p1.purse) == n "two chips"\n')
+    result = build_text(text)
+    assert result.ok, [str(d) for d in result.diagnostics]
