@@ -27,7 +27,7 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "index_of": (1, 1, "int"), "owned": (3, 3, "int"), "first": (1, 1, "any"),
     "player_count": (0, 0, "int"), "seat": (1, 1, "player"), "roll": (1, 1, "int"),
     "card_ids": (0, 0, "list"), "card_prop": (2, 2, "any"), "new_card": (3, 3, "obj"),
-    "others": (1, 1, "list"),
+    "others": (1, 1, "list"), "change": (2, 2, "delta"),
 }
 OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "kind": "str",
              "uid": "int"}
@@ -77,6 +77,7 @@ class Checker:
         self.sym = Symbols()
         self.diags: list[Diagnostic] = []
         self.checked = Checked(self.sym)
+        self.step_scopes: dict[tuple[str, str], dict[str, str]] = {}  # names visible before a step
 
     def error(self, code: str, message: str, span: s.Span, hint: str | None = None,
               suggestion: str | None = None) -> None:
@@ -259,7 +260,7 @@ class Checker:
         for o in d.opts[1:]:
             if o.name == "default" and o.atoms:
                 a = o.atoms[0]
-                default = int(a.text) if a.kind == "int" else (a.text == "true" if a.text in ("true", "false") else a.text)
+                default = a.literal()
             else:
                 self.error("E103", f"unknown field option {o.name!r}", o.span, hint="allowed: default")
         if ftype == "bool" and default is None:
@@ -293,6 +294,7 @@ class Checker:
                 if st.ident and st.ident in seen:
                     self.error("E102", f"step {st.ident} appears twice in {p.name}", st.span)
                 seen.add(st.ident)
+                self.step_scopes[(p.name, st.ident)] = dict(sc.names)
                 self.block(st.body, sc)
         for trig, add in sym.triggers:
             self._check_trigger(trig, add, has_self=False, has_this=False)
@@ -307,6 +309,7 @@ class Checker:
                 self.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.span,
                            hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
             sc = self._scope("replace", proc.params, has_self=False, addendum=add)
+            sc.names.update(self.step_scopes.get((proc.name, rep.step), {}))
             if rep.cond is not None:
                 self.expr(rep.cond, sc)
             self.block(rep.body, sc)

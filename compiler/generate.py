@@ -553,7 +553,7 @@ class Generator:
             for o in timing.opts:
                 if o.name == "default" and o.atoms:
                     a = o.atoms[0]
-                    default = int(a.text) if a.kind == "int" else (a.text == "true" if a.text in ("true", "false") else a.text)
+                    default = a.literal()
             return f"g.run({self.expr(e.func.obj)}, {self.const(name)}, {default!r}{joined})"
         if kind == "proc":
             return f"{self.names[('proc', name)]}(g{joined})"

@@ -53,6 +53,12 @@ class Atom:
     text: str
     span: Span
 
+    def literal(self) -> object:
+        """The value of the word: a number, true/false/none, or the text itself."""
+        if self.kind == "int":
+            return int(self.text)
+        return {"true": True, "false": False, "none": None}.get(self.text, self.text)
+
 
 @dataclass(frozen=True)
 class Opt:

@@ -188,6 +188,11 @@ def fn_index_of(g: Game, p: Player) -> int:
     return p.index
 
 
+def fn_change(g: Game, left: int, right: int) -> Delta:
+    """A two-sided change computed at run time (`change(0, x)` is +0/+x)."""
+    return Delta(int(left), int(right))
+
+
 def fn_roll(g: Game, sides: int) -> int:
     """A number from 0 to sides-1 from the game's generator."""
     return g.rng.randrange(sides) if sides > 0 else 0

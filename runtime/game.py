@@ -160,6 +160,7 @@ class Game:
             self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
+        self._recheck = False
         self.step_hook: Callable[[Game], None] | None = None
         self.forbids: list[tuple[str, Zone, Callable[[], Any] | None, Obj | None, Zone | None]] = []
 
@@ -347,13 +348,21 @@ class Game:
         self.rng.shuffle(zone.cards)
 
     def run_checks(self) -> None:
-        """Run the declared state checks (win conditions and the like), never re-entrantly."""
+        """Run the declared state checks (win conditions and the like) until none moves a token.
+
+        Checks never run re-entrantly: a move made by a check asks for one more round."""
         if self._checking:
+            self._recheck = True
             return
         self._checking = True
         try:
-            for check in self.rules.checks:
-                check(self)
+            for _ in range(100):
+                self._recheck = False
+                for check in self.rules.checks:
+                    check(self)
+                if not self._recheck:
+                    return
+            raise RuleViolation("state checks keep changing the game")
         finally:
             self._checking = False
 

@@ -103,3 +103,20 @@ def test_anchored_modifiers_end_when_their_card_leaves_its_zone() -> None:
     assert g.read(target, "power") == 1
     g.put(card, hand)  # coming back does not revive the old modifier
     assert g.read(target, "power") == 1
+
+
+def test_checks_run_again_after_their_own_moves() -> None:
+    text = ('check spill "溢出":\n    if count(pot) >= 5:\n        move 5 chip from pot to bank\n'
+            'check note_empty "记录":\n    if count(pot) == 0 and count(bank) == 0:\n        pass\n'
+            'flag seen "看见": global\n'
+            'check watch "观察":\n    if count(pot) == 0:\n        seen = true\n')
+    result = build_text(text)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    bank, pot = g.zones[0], g.zones[1]
+    assert bank is not None and pot is not None
+    g.move(1, "chip", bank, pot)
+    seen = next(i for i, c in enumerate(result.rules.counters) if c.name == "seen")
+    g.counters[seen] = False
+    g.move(4, "chip", bank, pot)   # pot reaches 5; `spill` empties it; `watch` must see that
+    assert g.count(pot, "chip") == 0 and g.counters[seen] is True
