@@ -50,9 +50,13 @@ def reference_context(checked: Checked) -> dict[str, Any]:
         })
     procedures = []
     core_procs = [(n, p) for n, p in sym.procedures.items() if id(p) not in sym.decl_addendum and p.labels.section]
+    used: dict[str, int] = {}
     for name, proc in sorted(core_procs, key=lambda np: _section_key(np[1].labels.section)):
+        section = str(proc.labels.section)
+        used[section] = used.get(section, 0) + 1
+        number = section if used[section] == 1 else f"{section}.{used[section]}"
         procedures.append({
-            "title": _label(proc.labels, name), "section": proc.labels.section,
+            "title": _label(proc.labels, name), "section": section, "number": number,
             "signature": f"{name}({', '.join(proc.params)})",
             "steps": [{"ident": st.ident, "label": _label(st.labels, "(no description)"),
                        "replacements": replacements.get((name, st.ident), [])} for st in proc.steps],
@@ -61,14 +65,16 @@ def reference_context(checked: Checked) -> dict[str, Any]:
     for name, addendum in sorted(sym.addenda.items(), key=lambda kv: _section_key(kv[1].labels.section)):
         hosts = ", ".join(w for o in addendum.props if o.name == "for" for w in o.words()) or "always"
         addenda.append({"title": _label(addendum.labels, name), "section": addendum.labels.section,
-                        "hosts": hosts, "items": [_describe_item(item, sym) for item in addendum.items]})
+                        "number": addendum.labels.section or name,
+                        "hosts": hosts, "rules": [_describe_item(item, sym) for item in addendum.items]})
     groups: dict[str, list[dict[str, Any]]] = {}
     for ident, card in sym.cards.items():
         props = checked.card_props.get(ident, {})
         owner = next((str(v) for k, v in props.items() if sym.fields.get(k) and sym.fields[k].type == "character"), "other")
         groups.setdefault(owner, []).append(_card_row(ident, card, props, sym))
     card_groups = []
-    for owner, cards in groups.items():
+    order = list(sym.characters)
+    for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
         char = sym.characters.get(owner)
         title = _label(char.labels, owner) if char else owner
         if char and char.labels.get("en"):

@@ -119,8 +119,11 @@ def test_jsonl_agent_speaks_json_lines() -> None:
                           input=answers, capture_output=True, text=True, timeout=120)
     first = json.loads(proc.stdout.splitlines()[0])
     assert first["type"] == "choice" and first["options"]
-    hidden = first["view"]["players"]["P2"]["zones"]["hand"]["cards"]
-    assert all(c == "?" for c in hidden)
+    players = first["view"]["players"]
+    me, other = first["view"]["you"], ("P2" if first["view"]["you"] == "P1" else "P1")
+    assert all(c == "?" for c in players[other]["zones"]["hand"]["cards"])
+    assert all(c == "?" for c in players[other]["zones"]["deck"]["cards"])
+    assert all(c == "?" for c in players[me]["zones"]["deck"]["cards"])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
