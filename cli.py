@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from .compiler.diagnostics import render_all, to_json
 from .compiler.load import BuildResult, build_game, build_sources, bundled_games, resolve_inputs
 from .compiler.reference import render_reference
 from .runtime.agents import Agent, JsonLinesAgent, RandomAgent, TerminalAgent
+from .runtime.rules import RuleSet
 from .runtime.session import GameResult, new_game, play, run_scenario
 
 
@@ -119,17 +121,28 @@ def _agent(kind: str) -> Agent:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
 @click.option("--p1", help="Comma-separated characters for player 1 (e.g. yurina,saine).")
 @click.option("--p2", help="Comma-separated characters for player 2.")
+@click.option("--pick", "picks_opt", multiple=True,
+              help="Characters of the next seat (repeat once per seat; overrides --p1/--p2).")
+@click.option("--players", "player_count", type=int,
+              help="Number of players; seats without --pick get characters drawn with the seed.")
 @click.option("--agent", type=click.Choice(["random", "terminal", "jsonl"]), default="random",
               show_default=True, help="Who plays seat --seat; the others are random.")
 @click.option("--seat", type=int, default=1, show_default=True, help="The seat the --agent takes.")
 @click.option("--log/--no-log", "show_log", default=True, help="Print the game log.")
-def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, agent: str, seat: int, show_log: bool) -> None:
+def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tuple[str, ...],
+             player_count: int | None, agent: str, seat: int, show_log: bool) -> None:
     """Play one game of GAME with the given seed and characters."""
     result = _build_or_report(game)
     rules = result.rules
     assert rules is not None
-    defaults = _default_picks(game, list(rules.characters), rules.picks)
-    picks = [_parse_picks(p1, defaults[0]), _parse_picks(p2, defaults[1])]
+    count = player_count or max(len(picks_opt), rules.min_players)
+    if not rules.min_players <= count <= rules.max_players:
+        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    defaults = _default_picks(rules, count, seed)
+    if picks_opt:
+        picks = [_parse_picks(text, []) for text in picks_opt] + defaults[len(picks_opt):]
+    else:
+        picks = [_parse_picks(p1, defaults[0]), _parse_picks(p2, defaults[1])] + defaults[2:]
     for side in picks:
         unknown = [c for c in side if c not in rules.characters]
         if unknown:
@@ -152,12 +165,20 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, agent: str, s
         sys.exit(1)
 
 
-def _default_picks(game: str, characters: list[str], n: int) -> list[list[str]]:
-    return [characters[0:n], characters[n:2 * n] or characters[0:n]]
+def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
+    """Characters for seats nobody chose: the first ones in order for two players, else drawn."""
+    names = [n for n, c in rules.characters.items() if c.get("pickable", "yes") != "no"]
+    names.sort(key=lambda n: int(rules.characters[n].get("number", "0") or 0)
+               if str(rules.characters[n].get("number", "0")).isdigit() else 0)
+    n = rules.picks
+    if players == 2 and len(names) >= 2 * n:
+        return [names[0:n], names[n:2 * n]]
+    rng = random.Random(seed)
+    return [rng.sample(names, min(n, len(names))) for _ in range(players)]
 
 
 def _summary(outcome: GameResult, picks: list[list[str]], seed: int) -> None:
-    sides = " vs ".join("+".join(p) for p in picks)
+    sides = " vs ".join("+".join(p) or "-" for p in picks)
     click.echo(f"seed {seed}: {sides}: {outcome.reason} after {outcome.steps} steps and "
                f"{outcome.decisions} decisions; final state {outcome.final_hash}")
     if outcome.error:
@@ -226,7 +247,7 @@ def demo(out_dir: str, seed: int) -> None:
         (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
         click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
         rules = result.rules
-        picks = _default_picks(game, list(rules.characters), rules.picks)
+        picks = _default_picks(rules, rules.min_players, seed)
         outcome = play(new_game(rules, picks, seed=seed))
         for line in outcome.log[-8:]:
             click.echo(f"    {line}")

@@ -326,7 +326,7 @@ class Checker:
         return _Scope(context, {p: "any" for p in params}, has_self, has_this, addendum)
 
     def _check_game(self, game: s.Entity) -> None:
-        allowed = {"players", "picks", "start", "character_kind"}
+        allowed = {"players", "picks", "start", "decision"}
         for p in game.props:
             if p.name not in allowed:
                 self.error("E113", f"unknown game property {p.name!r}", p.span,

@@ -80,7 +80,8 @@ def reference_context(checked: Checked) -> dict[str, Any]:
         if char and char.labels.get("en"):
             title += f" ({char.labels.get('en')})"
         card_groups.append({"title": title, "cards": cards})
-    decisions = [o.words()[0] for add in sym.addenda.values() for o in add.props if o.name == "decision" and o.words()]
+    decision_props = list(game.props) + [o for add in sym.addenda.values() for o in add.props]
+    decisions = [" ".join(o.words()) for o in decision_props if o.name == "decision" and o.words()]
     return {"title": _label(game.labels, game.name), "file_count": len(sym.sources), "zones": zones,
             "counters": counters, "keywords": keywords, "procedures": procedures, "addenda": addenda,
             "card_groups": card_groups, "decisions": decisions}
