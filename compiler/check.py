@@ -245,6 +245,7 @@ class Checker:
         ftype = first.name
         choices: list[str] = []
         default: Any = None
+        keyword = False
         if ftype in ("one", "set"):
             words = first.words()
             if words and words[0] == "of":
@@ -261,13 +262,16 @@ class Checker:
             if o.name == "default" and o.atoms:
                 a = o.atoms[0]
                 default = a.literal()
+            elif o.name == "keyword" and ftype == "bool":
+                keyword = True
             else:
-                self.error("E103", f"unknown field option {o.name!r}", o.span, hint="allowed: default")
+                self.error("E103", f"unknown field option {o.name!r}", o.span,
+                           hint="allowed: default, keyword (for bool fields)")
         if ftype == "bool" and default is None:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword)
 
     # ================= checking =================
 
@@ -375,6 +379,7 @@ class Checker:
                 self.error("E115", f"card {card.name} has no {name!r}", card.name_span,
                            hint=f"add a line `{name} …`")
         self.checked.card_props[card.name] = props
+        self._lint_text(card, props)
         for blk in card.blocks:
             timing = sym.timings.get(blk.name)
             if timing is None:
@@ -388,6 +393,30 @@ class Checker:
             self.block(blk.body, sc)
         for trig in card.triggers:
             self._check_trigger(trig, None, has_self=True, has_this=True)
+
+    def _lint_text(self, card: s.Entity, props: dict[str, Any]) -> None:
+        """W201: the card text names each keyword the card has, and does not open with one it lacks.
+
+        Printed cards list their own keywords first; a keyword further on may describe
+        something else (an attack the card makes), so only the opening is held against it."""
+        text = str(props.get("text", ""))
+        text_prop = card.prop("text")
+        if not text or text_prop is None:
+            return
+        lowered = text.lower()
+        for name, info in self.sym.fields.items():
+            if not info.keyword:
+                continue
+            names = [n for n in info.decl.labels.all_names() if n]
+            said = any(n.lower() in lowered for n in names)
+            opens = any(lowered.startswith(n.lower()) for n in names)
+            has = bool(props.get(name))
+            if has and not said:
+                self.warn("W201", f"card {card.name} is {name} but its text does not say "
+                          f"{' / '.join(names)}", text_prop.span, hint="name the keyword in the text")
+            elif opens and not has:
+                self.warn("W201", f"the text of {card.name} names {' / '.join(names)} but the card "
+                          f"is not {name}", text_prop.span, hint=f"add the property line `{name}`")
 
     def _prop_value(self, info: FieldInfo, p: s.Opt) -> Any:
         atoms = p.atoms

@@ -311,8 +311,8 @@ class _Builder(Transformer[Token, Any]):
 
     def trigger_decl(self, meta: Any, ch: list[Any]) -> s.Trigger:
         name, params = ch[0], ch[1]
-        cond = ch[2] if len(ch) == 4 else None
-        return s.Trigger(str(name), params, cond, ch[-1], self._span(meta))
+        cond = ch[2] if len(ch) == 5 else None
+        return s.Trigger(str(name), params, cond, ch[-1], self._span(meta), ch[-2])
 
     def replace_decl(self, meta: Any, ch: list[Any]) -> s.Replace:
         proc, step = str(ch[0]), ch[1]

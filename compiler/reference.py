@@ -121,7 +121,10 @@ def _describe_item(item: s.Decl, sym: Any) -> str:
         return f"Procedure **{_label(item.labels, item.name)}**{' [' + item.labels.section + ']' if item.labels.section else ''}: {steps}"
     if isinstance(item, s.Trigger):
         cond = f" if `{unparse(item.cond)}`" if item.cond else ""
-        return f"Rule effect: when `{item.event}`{cond}, it resolves as written in the source."
+        event = sym.events.get(item.event)
+        when = _label(event.labels, item.event) if event else item.event
+        what = _label(item.labels, "its effect resolves")
+        return f"Rule effect — when {when} (`{item.event}`){cond}: {what}."
     if isinstance(item, s.Replace):
         cond = f" when `{unparse(item.cond)}`" if item.cond else ""
         return f"Replaces step {item.step} of `{item.procedure}`{cond}: {_label(item.labels, '')}"

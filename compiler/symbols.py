@@ -41,6 +41,7 @@ class FieldInfo:
     type: str  # int, pair, range, text, bool, enum, set, character
     choices: list[str]
     default: Any
+    keyword: bool = False  # a printed keyword: the card text must name it exactly when it is set
 
 
 @dataclass

@@ -496,6 +496,7 @@ class Trigger:
     cond: Expr | None
     body: tuple[Stmt, ...]
     span: Span
+    labels: Labels = Labels()
 
 
 @dataclass(frozen=True)

@@ -77,3 +77,15 @@ def test_scenario_blocks_share_their_variables() -> None:
             '    verify:\n        expect count(p1.purse) == n "two chips"\n')
     result = build_text(text)
     assert result.ok, [str(d) for d in result.diagnostics]
+
+
+def test_card_text_must_name_its_keywords() -> None:
+    text = ('field sticky "粘性" en "Sticky": bool, keyword\n'
+            'card a "a":\n    sticky\n    text "Does nothing special."\n'
+            'card b "b":\n    text "Sticky. Holds on."\n'
+            'card c "c":\n    sticky\n    text "Sticky. Holds on."\n')
+    result = build_text(text)
+    warnings = [d for d in result.diagnostics if d.code == "W201"]
+    assert [w.severity for w in warnings] == ["warning", "warning"]
+    assert "card a" in warnings[0].message and "b" in warnings[1].message
+    assert result.ok  # warnings do not stop a build
