@@ -27,7 +27,8 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "index_of": (1, 1, "int"), "owned": (3, 3, "int"), "first": (1, 1, "any"),
     "player_count": (0, 0, "int"), "seat": (1, 1, "player"), "roll": (1, 1, "int"),
     "card_ids": (0, 0, "list"), "card_prop": (2, 2, "any"), "new_card": (3, 3, "obj"),
-    "others": (1, 1, "list"), "change": (2, 2, "delta"),
+    "others": (1, 1, "list"), "change": (2, 2, "delta"), "expand": (2, 2, "delta"),
+    "shift": (1, 1, "delta"),
 }
 OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "kind": "str",
              "uid": "int"}
@@ -61,6 +62,13 @@ class _Scope:
         sc = _Scope(self.context, self.names, self.has_self, self.has_this, self.addendum)
         sc.loops = self.loops
         return sc
+
+
+def _counter_type(info: CounterInfo) -> str:
+    """bool for flags, int for counters that start at a number, otherwise any value."""
+    if info.flag:
+        return "bool"
+    return "int" if isinstance(info.start, int) else "any"
 
 
 def _int(atom: s.Atom) -> int | None:
@@ -656,7 +664,7 @@ class Checker:
             info = self.sym.counters.get(target.ident)
             if info is not None and not info.per_player:
                 self.checked.resolution[id(target)] = ("counter", target.ident)
-                return "bool" if info.flag else "int"
+                return _counter_type(info)
             self.error("E111", f"cannot assign to {target.ident!r}", target.span,
                        hint="assign to counters, flags, fields (x.f) or variables made with `let`")
             return "any"
@@ -788,11 +796,11 @@ class Checker:
             if info.per_player:
                 if sc.has_self:
                     res[id(e)] = ("selfcounter", ident)
-                    return "bool" if info.flag else "int"
+                    return _counter_type(info)
                 self.error("E110", f"{ident} belongs to each player: write p.{ident}", e.span)
                 return "int"
             res[id(e)] = ("counter", ident)
-            return "bool" if info.flag else "any"
+            return _counter_type(info)
         if ident in sym.keywords:
             kw = sym.keywords[ident]
             if kw.expr is None:
@@ -834,7 +842,7 @@ class Checker:
             return "zone"
         if t in ("player", "any") and name in sym.counters and sym.counters[name].per_player:
             res[id(e)] = ("pcounter", name)
-            return "bool" if sym.counters[name].flag else "any"
+            return _counter_type(sym.counters[name])
         if t in ("player", "any") and name in sym.values and len(sym.values[name].params) == 1:
             res[id(e)] = ("pvalue", name)
             return "any"

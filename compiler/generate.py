@@ -471,7 +471,12 @@ class Generator:
                     return f"({left} {e.op} {right})"
                 return f"rt.{'add' if e.op == '+' else 'sub'}({left}, {right})"
             if e.op in ("==", "!="):
-                return f"({left} {'is' if e.op == '==' else 'is not'} {right})" if "None" in (left, right) else f"({left} {e.op} {right})"
+                if "None" in (left, right):
+                    return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
+                sequence = {self.types.get(id(e.left)), self.types.get(id(e.right))} & {"list", "range"}
+                if sequence:  # lists and ranges compare by their members, whatever their Python type
+                    return f"({'' if e.op == '==' else 'not '}rt.same({left}, {right}))"
+                return f"({left} {e.op} {right})"
             return f"({left} {e.op} {right})"
         if isinstance(e, s.BoolOp):
             return "(" + f" {e.op} ".join(self.expr(v) for v in e.values) + ")"

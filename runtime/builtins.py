@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from .game import ExpectationFailed, Game, Obj, Player, RuleViolation, Zone
-from .values import Delta, Pair, apply_change
+from .values import Delta, Pair, RangeChange, apply_change
 
 LOOP_LIMIT = 200_000
 
 
 def add(a: Any, b: Any) -> Any:
     """`+` on numbers, two-sided values and changes, or lists."""
-    if isinstance(a, Pair) or isinstance(b, Delta):
+    if isinstance(a, Pair) or isinstance(b, (Delta, RangeChange)):
         return apply_change(a, b)
     if a is None:
         return b
@@ -23,6 +23,13 @@ def sub(a: Any, b: Any) -> Any:
     if isinstance(b, Delta):
         return apply_change(a, Delta(-b.left, -b.right))
     return a - b
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equality in which a list and a range with the same members are equal."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return list(a) == list(b)
+    return bool(a == b)
 
 
 def expect(cond: Any, message: str, where: str) -> None:
@@ -191,6 +198,16 @@ def fn_index_of(g: Game, p: Player) -> int:
 def fn_change(g: Game, left: int, right: int) -> Delta:
     """A two-sided change computed at run time (`change(0, x)` is +0/+x)."""
     return Delta(int(left), int(right))
+
+
+def fn_expand(g: Game, near: int, far: int) -> RangeChange:
+    """Range expansion: `near` more values below the low end, `far` above the high end."""
+    return RangeChange(0, int(near), int(far))
+
+
+def fn_shift(g: Game, amount: int) -> RangeChange:
+    """Move every value of a range by `amount` (3-4 shifted by -1 is 2-3)."""
+    return RangeChange(int(amount), 0, 0)
 
 
 def fn_roll(g: Game, sides: int) -> int:

@@ -27,12 +27,49 @@ class Delta(NamedTuple):
         return f"{self.left:+d}/{self.right:+d}"
 
 
+class RangeChange(NamedTuple):
+    """A change to an integer range: move every value by `shift`, then add `near` values
+    below its low end and `far` values above its high end (an empty range stays empty)."""
+
+    shift: int = 0
+    near: int = 0
+    far: int = 0
+
+    def __add__(self, other: object) -> RangeChange:  # type: ignore[override]
+        if isinstance(other, RangeChange):
+            return RangeChange(self.shift + other.shift, self.near + other.near, self.far + other.far)
+        return NotImplemented
+
+    def __str__(self) -> str:
+        parts = [f"shift {self.shift:+d}"] if self.shift else []
+        parts += [f"near +{self.near}"] if self.near else []
+        parts += [f"far +{self.far}"] if self.far else []
+        return ", ".join(parts) or "no change"
+
+
+def change_range(values: tuple[int, ...], change: RangeChange) -> tuple[int, ...]:
+    """Apply a range change; values below 0 drop out."""
+    moved = sorted({v + change.shift for v in values if v + change.shift >= 0})
+    if not moved:
+        return ()
+    low, high = moved[0], moved[-1]
+    extra = {low - k for k in range(1, change.near + 1) if low - k >= 0}
+    extra |= {high + k for k in range(1, change.far + 1)}
+    return tuple(sorted(set(moved) | extra))
+
+
 def _side(value: int | None) -> str:
     return "-" if value is None else str(value)
 
 
 def apply_change(value: Any, change: Any) -> Any:
     """Apply a modifier's change to a value: numbers add, deltas add per side, others replace."""
+    if isinstance(change, RangeChange):
+        if isinstance(value, RangeChange):
+            return value + change
+        if isinstance(value, tuple):
+            return change_range(value, change)
+        return change if value is None else value
     if isinstance(change, Delta):
         if isinstance(value, Pair):
             left = None if value.left is None else max(value.left + change.left, 0)

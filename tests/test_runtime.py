@@ -120,3 +120,12 @@ def test_checks_run_again_after_their_own_moves() -> None:
     g.counters[seen] = False
     g.move(4, "chip", bank, pot)   # pot reaches 5; `spill` empties it; `watch` must see that
     assert g.count(pot, "chip") == 0 and g.counters[seen] is True
+
+
+def test_range_changes_follow_the_rulebook_example() -> None:
+    from cardsmith.runtime.values import RangeChange, change_range
+    assert change_range((4,), RangeChange(0, 2, 2)) == (2, 3, 4, 5, 6)
+    assert change_range((3, 4), RangeChange(-1, 0, 0)) == (2, 3)
+    assert change_range((0, 1), RangeChange(-1, 1, 0)) == (0,)
+    assert change_range((), RangeChange(0, 1, 1)) == ()
+    assert apply_change(None, RangeChange(0, 0, 1)) == RangeChange(0, 0, 1)
