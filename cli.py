@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -16,7 +17,7 @@ from .compiler.load import BuildResult, build_game, build_sources, bundled_games
 from .compiler.reference import render_reference
 from .runtime.agents import Agent, JsonLinesAgent, RandomAgent, TerminalAgent
 from .runtime.rules import RuleSet
-from .runtime.session import GameResult, new_game, play, run_scenario
+from .runtime.session import GameResult, agent_seed, new_game, play, replay_agents, run_scenario
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -108,12 +109,12 @@ def _parse_picks(text: str | None, default: list[str]) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()] if text else default
 
 
-def _agent(kind: str) -> Agent:
+def _agent(kind: str, seed: int, seat: int) -> Agent:
     if kind == "terminal":
         return TerminalAgent()
     if kind == "jsonl":
         return JsonLinesAgent()
-    return RandomAgent()
+    return RandomAgent(agent_seed(seed, seat))
 
 
 @main.command("play")
@@ -129,12 +130,20 @@ def _agent(kind: str) -> Agent:
               show_default=True, help="Who plays seat --seat; the others are random.")
 @click.option("--seat", type=int, default=1, show_default=True, help="The seat the --agent takes.")
 @click.option("--log/--no-log", "show_log", default=True, help="Print the game log.")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+              help="Save seed, characters and every decision to a JSON file.")
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, exists=True),
+              help="Replay a saved game exactly (ignores the other options).")
 def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tuple[str, ...],
-             player_count: int | None, agent: str, seat: int, show_log: bool) -> None:
+             player_count: int | None, agent: str, seat: int, show_log: bool,
+             save_file: str | None, replay_file: str | None) -> None:
     """Play one game of GAME with the given seed and characters."""
     result = _build_or_report(game)
     rules = result.rules
     assert rules is not None
+    if replay_file:
+        _replay(rules, game, replay_file, show_log)
+        return
     count = player_count or max(len(picks_opt), rules.min_players)
     if not rules.min_players <= count <= rules.max_players:
         _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
@@ -147,10 +156,10 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
         unknown = [c for c in side if c not in rules.characters]
         if unknown:
             _fail(f"unknown character(s) {', '.join(unknown)}; known: {', '.join(rules.characters)}")
-    agents: list[Agent] = [RandomAgent() for _ in picks]
+    agents: list[Agent] = [RandomAgent(agent_seed(seed, i)) for i in range(len(picks))]
     if not 1 <= seat <= len(picks):
         _fail(f"--seat must be between 1 and {len(picks)}")
-    agents[seat - 1] = _agent(agent)
+    agents[seat - 1] = _agent(agent, seed, seat - 1)
     g = new_game(rules, picks, agents, seed=seed)
     try:
         outcome = play(g)
@@ -161,8 +170,33 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
         for line in outcome.log:
             click.echo(line)
     _summary(outcome, picks, seed)
+    if save_file:
+        record = {"game": game, "seed": seed, "picks": picks, "answers": outcome.answers,
+                  "final_state": outcome.final_hash}
+        Path(save_file).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        click.echo(f"saved {len(outcome.answers)} decisions to {save_file}")
     if outcome.error:
         sys.exit(1)
+
+
+def _replay(rules: RuleSet, game: str, path: str, show_log: bool) -> None:
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        seed, picks, answers = int(record["seed"]), record["picks"], record["answers"]
+        if record.get("game") != game:
+            _fail(f"{path} is a game of {record.get('game')!r}, not {game!r}")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        _fail(f"cannot read saved game {path}: {err}")
+        return
+    outcome = play(new_game(rules, picks, replay_agents(answers, len(picks)), seed=seed))
+    if show_log:
+        for line in outcome.log:
+            click.echo(line)
+    _summary(outcome, picks, seed)
+    expected = record.get("final_state")
+    if outcome.error or (expected and expected != outcome.final_hash):
+        _fail("the replay did not reach the saved final state (the rules or cards changed?)", 1)
+    click.echo("replay matches the saved game")
 
 
 def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:

@@ -8,6 +8,7 @@ game filters to what that player may see.
 from __future__ import annotations
 
 import json
+import random
 import sys
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -29,20 +30,22 @@ class ChoiceRequest:
     def view(self) -> dict[str, Any]:
         return self.game.view(self.player)
 
-    @property
-    def rng(self) -> Any:
-        return self.game.rng
-
 
 class Agent(Protocol):
     def choose(self, request: ChoiceRequest) -> int: ...
 
 
 class RandomAgent:
-    """Picks uniformly with the game's own seeded generator (so games replay exactly)."""
+    """Picks uniformly with its own seeded generator.
+
+    It never draws from the game's generator, so a game replays exactly from its seed and
+    its recorded decisions, whoever made them."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
 
     def choose(self, request: ChoiceRequest) -> int:
-        return request.rng.randrange(len(request.options))
+        return self.rng.randrange(len(request.options))
 
 
 class ScriptedAgent:

@@ -122,7 +122,7 @@ class Game:
         self.logging = log
         self.lines: list[str] = []
         self.hashes: list[str] = []
-        self.decisions: list[int] = []
+        self.decisions: list[tuple[int, int]] = []  # (seat, answer), in the order asked
         self.steps = 0
         self.winner: int | None = None
         self.result = ""
@@ -414,7 +414,7 @@ class Game:
         answer = p.agent.choose(request)
         if not 0 <= answer < len(options):
             raise RuleViolation(f"agent answered {answer} to a choice of {len(options)}")
-        self.decisions.append(answer)
+        self.decisions.append((p.index, answer))
         return answer
 
     def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool) -> Any:

@@ -23,13 +23,19 @@ class GameResult:
     final_hash: str
     error: str | None = None
     hashes: list[str] = field(default_factory=list)
+    answers: list[tuple[int, int]] = field(default_factory=list)
 
 
 def new_game(rules: RuleSet, picks: Sequence[Sequence[str]], agents: Sequence[Agent] | None = None,
              seed: int = 0, trace: bool = False, log: bool = True) -> Game:
     if agents is None:
-        agents = [RandomAgent() for _ in picks]
+        agents = [RandomAgent(agent_seed(seed, seat)) for seat in range(len(picks))]
     return Game(rules, picks, agents, seed, trace=trace, log=log)
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of a random agent: derived from the game's seed and the seat."""
+    return seed * 1009 + seat + 1
 
 
 def source_location(rules: RuleSet, tb: traceback.StackSummary) -> str | None:
@@ -54,7 +60,15 @@ def play(game: Game) -> GameResult:
         where = source_location(game.rules, traceback.extract_tb(exc.__traceback__))
         error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
-                      game.lines, game.state_hash(), error, game.hashes)
+                      game.lines, game.state_hash(), error, game.hashes, list(game.decisions))
+
+
+def replay_agents(answers: Sequence[Sequence[int]], seats: int) -> list[Agent]:
+    """Scripted agents that give each seat its recorded answers again, in order."""
+    per_seat: list[list[int | str]] = [[] for _ in range(seats)]
+    for seat, answer in answers:
+        per_seat[seat].append(answer)
+    return [ScriptedAgent(script, strict=True) for script in per_seat]
 
 
 def run_scenario(rules: RuleSet, name: str) -> str | None:

@@ -138,3 +138,18 @@ def test_parser_never_raises_on_any_text(text: str) -> None:
                                  "+1/+0", "<装>", "：", "#c", "option", "choose", "for"]), max_size=60))
 def test_parser_never_raises_on_token_soup(parts: list[str]) -> None:
     parse_source("fuzz.csm", " ".join(parts))
+
+
+def test_a_saved_game_replays_exactly(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    runner = CliRunner()
+    first = runner.invoke(main, ["play", "sakura", "--seed", "21", "--no-log", "--save", str(saved)])
+    assert first.exit_code == 0, first.output
+    data = json.loads(saved.read_text("utf-8"))
+    assert data["answers"] and data["final_state"] in first.output
+    again = runner.invoke(main, ["play", "sakura", "--replay", str(saved), "--no-log"])
+    assert again.exit_code == 0 and "replay matches" in again.output
+    data["answers"][5][1] = (data["answers"][5][1] + 1) % 2   # a different decision → a different game
+    saved.write_text(json.dumps(data), "utf-8")
+    changed = runner.invoke(main, ["play", "sakura", "--replay", str(saved), "--no-log"])
+    assert changed.exit_code != 0 or "replay matches" not in changed.output
