@@ -28,7 +28,7 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "player_count": (0, 0, "int"), "seat": (1, 1, "player"), "roll": (1, 1, "int"),
     "card_ids": (0, 0, "list"), "card_prop": (2, 2, "any"), "new_card": (3, 3, "obj"),
     "others": (1, 1, "list"), "change": (2, 2, "delta"), "expand": (2, 2, "delta"),
-    "shift": (1, 1, "delta"),
+    "shift": (1, 1, "delta"), "character_prop": (2, 2, "any"), "characters": (0, 0, "list"),
 }
 OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "kind": "str",
              "uid": "int"}
@@ -161,7 +161,9 @@ class Checker:
         if d.what == "character":
             if not self._dup(sym.characters, d.name, d.name_span, "character"):
                 sym.characters[d.name] = d
-            self._allow(d, {"number", "group"})
+            for o in d.opts:  # any option: read with character_prop(c, "name")
+                if len(o.atoms) > 1:
+                    self.error("E104", f"character option {o.name!r} takes one value", o.span)
         elif d.what == "token":
             if not self._dup(sym.tokens, d.name, d.name_span, "token"):
                 sym.tokens[d.name] = d
@@ -254,6 +256,7 @@ class Checker:
         choices: list[str] = []
         default: Any = None
         keyword = False
+        has_default = False
         if ftype in ("one", "set"):
             words = first.words()
             if words and words[0] == "of":
@@ -270,6 +273,7 @@ class Checker:
             if o.name == "default" and o.atoms:
                 a = o.atoms[0]
                 default = a.literal()
+                has_default = True
             elif o.name == "keyword" and ftype == "bool":
                 keyword = True
             else:
@@ -279,7 +283,7 @@ class Checker:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default)
 
     # ================= checking =================
 
@@ -287,6 +291,7 @@ class Checker:
         sym = self.sym
         if sym.game is None:
             return self.checked
+        self._check_clashes()
         self._check_game(sym.game)
         for v in sym.values.values():
             sc = self._scope("value", v.params, has_self=False)
@@ -332,6 +337,41 @@ class Checker:
         for scen in sym.scenarios.values():
             self._check_scenario(scen)
         return self.checked
+
+    def _check_clashes(self) -> None:
+        """E102 when one name means two things in expressions (a zone and an enum word, …)."""
+        sym = self.sym
+        tables: list[tuple[str, dict[str, Any]]] = [
+            ("zone", sym.zones), ("counter", sym.counters), ("keyword", sym.keywords),
+            ("value", sym.values), ("procedure", sym.procedures), ("character", sym.characters),
+            ("token", sym.tokens), ("kind", sym.kinds), ("event", sym.events), ("card", sym.cards),
+            ("word", sym.enum_words)]
+        seen: dict[str, str] = {}
+        for what, table in tables:
+            for name in table:
+                if name in seen and seen[name] != what:
+                    span = self._decl_span(what, name)
+                    self.error("E102", f"{name!r} is both a {seen[name]} and a {what}", span,
+                               hint="names of zones, counters, values, procedures, characters, cards "
+                                    "and enum words share one namespace: rename one")
+                seen.setdefault(name, what)
+        per_player = {n for n, z in sym.zones.items() if z.per_player}
+        per_player |= {n for n, c in sym.counters.items() if c.per_player}
+        for name, info in sym.fields.items():
+            if name in per_player:
+                self.error("E102", f"field {name!r} has the name of a player's zone or counter", info.decl.name_span,
+                           hint="`x." + name + "` would be ambiguous: rename the field")
+
+    def _decl_span(self, what: str, name: str) -> s.Span:
+        sym = self.sym
+        decl: Any = {"zone": lambda: sym.zones[name].decl, "counter": lambda: sym.counters[name].decl,
+                     "word": lambda: sym.fields[sym.enum_words[name]].decl}.get(what, lambda: None)()
+        if decl is None:
+            table: Any = {"keyword": sym.keywords, "value": sym.values, "procedure": sym.procedures,
+                                     "character": sym.characters, "token": sym.tokens, "kind": sym.kinds,
+                                     "event": sym.events, "card": sym.cards}[what]
+            decl = table[name]
+        return getattr(decl, "name_span", None) or decl.span
 
     def _scope(self, context: str, params: tuple[str, ...], has_self: bool,
                has_this: bool = False, addendum: str | None = None) -> _Scope:
@@ -383,7 +423,7 @@ class Checker:
                 continue
             props[p.name] = self._prop_value(info, p)
         for name, info in sym.fields.items():
-            if name not in props and info.default is None and info.type in ("enum", "character"):
+            if name not in props and not info.has_default and info.type in ("enum", "character"):
                 self.error("E115", f"card {card.name} has no {name!r}", card.name_span,
                            hint=f"add a line `{name} …`")
         self.checked.card_props[card.name] = props

@@ -42,6 +42,7 @@ class FieldInfo:
     choices: list[str]
     default: Any
     keyword: bool = False  # a printed keyword: the card text must name it exactly when it is set
+    has_default: bool = False  # declared with `default`: cards may leave the property out
 
 
 @dataclass

@@ -10,22 +10,32 @@ from __future__ import annotations
 import json
 import random
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-@dataclass
 class ChoiceRequest:
-    """One decision: who decides, what kind, the prompt and the option labels."""
+    """One decision: who decides, what kind, the prompt, how many options and their labels.
 
-    player: int
-    kind: str
-    prompt: str
-    options: list[str]
-    game: Game
+    Labels are made only when an agent asks for them (a random agent needs just `count`)."""
+
+    def __init__(self, player: int, kind: str, prompt: str,
+                 options: list[str] | Callable[[], list[str]], count: int, game: Game) -> None:
+        self.player = player
+        self.kind = kind
+        self.prompt = prompt
+        self.count = count
+        self.game = game
+        self._options = options
+
+    @property
+    def options(self) -> list[str]:
+        if callable(self._options):
+            self._options = self._options()
+        return self._options
 
     def view(self) -> dict[str, Any]:
         return self.game.view(self.player)
@@ -45,7 +55,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, request: ChoiceRequest) -> int:
-        return self.rng.randrange(len(request.options))
+        return self.rng.randrange(request.count)
 
 
 class ScriptedAgent:

@@ -210,6 +210,18 @@ def fn_shift(g: Game, amount: int) -> RangeChange:
     return RangeChange(int(amount), 0, 0)
 
 
+def fn_character_prop(g: Game, character: str, key: str) -> Any:
+    """An option of a character declaration (numbers as int), or None."""
+    value = g.rules.characters.get(character, {}).get(key)
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+def fn_characters(g: Game) -> list[str]:
+    return list(g.rules.characters)
+
+
 def fn_roll(g: Game, sides: int) -> int:
     """A number from 0 to sides-1 from the game's generator."""
     return g.rng.randrange(sides) if sides > 0 else 0

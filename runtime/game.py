@@ -160,7 +160,14 @@ class Game:
             self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
-        self._recheck = False
+        self._pending: set[int] = set()
+        self._zone_checks: dict[str, tuple[int, ...]] = {}
+        self._counter_checks: list[tuple[int, ...]] = []
+        for spec in rules.zones:
+            self._zone_checks[spec.name] = tuple(i for i, c in enumerate(rules.checks) if spec.name in c.zones)
+        for counter in rules.counters:
+            self._counter_checks.append(tuple(i for i, c in enumerate(rules.checks) if counter.name in c.counters))
+        self._object_checks = tuple(i for i, c in enumerate(rules.checks) if c.objects)
         self.step_hook: Callable[[Game], None] | None = None
         self.forbids: list[tuple[str, Zone, Callable[[], Any] | None, Obj | None, Zone | None]] = []
 
@@ -265,10 +272,12 @@ class Game:
                 value = spec.low
             if spec.high is not None and value > spec.high:
                 value = spec.high
-        if p is not None:
-            p.counters[index] = value
-        else:
-            self.counters[index] = value
+        holder = p.counters if p is not None else self.counters
+        if holder[index] == value and type(holder[index]) is type(value):
+            return
+        holder[index] = value
+        if self.rules.checks:
+            self._changed(self._counter_checks[index])
 
     # ---- tokens and cards ------------------------------------------------------------
 
@@ -331,40 +340,58 @@ class Game:
         else:
             dest.tokens[key] = dest.tokens.get(key, 0) + n
         if self.rules.checks:
-            self.run_checks()
+            self._changed(self._holder_checks(source) + self._holder_checks(dest))
         return n
 
     def put(self, obj: Obj, dest: Zone, place: str | None = None) -> None:
         """Move a card to a zone: on top (default) or at the bottom."""
-        if obj.zone is not None:
-            obj.zone.cards.remove(obj)
+        source = obj.zone
+        if source is not None:
+            source.cards.remove(obj)
         if place == "bottom":
             dest.cards.insert(0, obj)
         else:
             dest.cards.append(obj)
         obj.zone = dest
+        if self.rules.checks:
+            from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
+            self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
 
     def shuffle(self, zone: Zone) -> None:
         self.rng.shuffle(zone.cards)
 
-    def run_checks(self) -> None:
-        """Run the declared state checks (win conditions and the like) until none moves a token.
+    def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:
+        if isinstance(holder, Zone):
+            return self._zone_checks.get(holder.spec.name, ())
+        zone = self._zone_checks.get(holder.zone.spec.name, ()) if holder.zone is not None else ()
+        return self._object_checks + zone
 
-        Checks never run re-entrantly: a move made by a check asks for one more round."""
+    def _changed(self, checks: tuple[int, ...]) -> None:
+        """Run the state checks that read what just changed, until a round changes nothing.
+
+        Checks never run re-entrantly: a change made by a check adds the checks it concerns
+        to the next round."""
+        if not checks:
+            return
+        self._pending.update(checks)
         if self._checking:
-            self._recheck = True
             return
         self._checking = True
         try:
             for _ in range(100):
-                self._recheck = False
-                for check in self.rules.checks:
-                    check(self)
-                if not self._recheck:
+                if not self._pending:
                     return
+                batch = sorted(self._pending)
+                self._pending.clear()
+                for i in batch:
+                    self.rules.checks[i].fn(self)
             raise RuleViolation("state checks keep changing the game")
         finally:
             self._checking = False
+
+    def run_checks(self) -> None:
+        """Run every state check now (after a scenario sets up a position, for example)."""
+        self._changed(tuple(range(len(self.rules.checks))))
 
     # ---- events ----------------------------------------------------------------------
 
@@ -409,11 +436,11 @@ class Game:
 
     # ---- choices ---------------------------------------------------------------------
 
-    def _ask(self, p: Player, kind: str, prompt: str, options: list[str]) -> int:
-        request = ChoiceRequest(p.index, kind, prompt, options, self)
-        answer = p.agent.choose(request)
-        if not 0 <= answer < len(options):
-            raise RuleViolation(f"agent answered {answer} to a choice of {len(options)}")
+    def _ask(self, p: Player, kind: str, prompt: str,
+             options: list[str] | Callable[[], list[str]], count: int) -> int:
+        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, self))
+        if not 0 <= answer < count:
+            raise RuleViolation(f"agent answered {answer} to a choice of {count}")
         self.decisions.append((p.index, answer))
         return answer
 
@@ -422,21 +449,22 @@ class Game:
         pool = list(items)
         if not pool:
             return None
-        labels = [self.describe(x) for x in pool]
-        if optional:
-            labels.append("(none)")
-        if len(labels) == 1:
+        count = len(pool) + (1 if optional else 0)
+        if count == 1:
             return pool[0]
-        i = self._ask(p, "pick", prompt, labels)
+
+        def labels() -> list[str]:
+            return [self.describe(x) for x in pool] + (["(none)"] if optional else [])
+        i = self._ask(p, "pick", prompt, labels, count)
         return None if i == len(pool) else pool[i]
 
     def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
         if high <= low:
             return low
-        return low + self._ask(p, "number", prompt, [str(n) for n in range(low, high + 1)])
+        return low + self._ask(p, "number", prompt, [str(n) for n in range(low, high + 1)], high - low + 1)
 
     def confirm(self, p: Player, prompt: str) -> bool:
-        return self._ask(p, "ask", prompt, ["yes", "no"]) == 0
+        return self._ask(p, "ask", prompt, ["yes", "no"], 2) == 0
 
     def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]]) -> tuple[int, Any]:
         """Offer a menu of (option number, bound value, label); returns the chosen pair."""
@@ -444,9 +472,11 @@ class Game:
             raise RuleViolation(f"no option is available for {prompt!r}")
         if len(entries) == 1:
             return entries[0][0], entries[0][1]
-        labels = [label if value is None else f"{label}: {self.describe(value)}"
-                  for _, value, label in entries]
-        i = self._ask(p, "menu", prompt, labels)
+
+        def labels() -> list[str]:
+            return [label if value is None else f"{label}: {self.describe(value)}"
+                    for _, value, label in entries]
+        i = self._ask(p, "menu", prompt, labels, len(entries))
         return entries[i][0], entries[i][1]
 
     def describe(self, value: Any) -> str:

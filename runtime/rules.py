@@ -71,6 +71,16 @@ class CardTriggerSpec:
     fn: Callable[..., Any]
 
 
+@dataclass(frozen=True)
+class CheckSpec:
+    """A state check and what it reads: it runs after a change to one of those."""
+
+    fn: Callable[..., Any]
+    zones: list[str]
+    counters: list[str]
+    objects: bool  # reads tokens on objects: runs after any token move that involves one
+
+
 @dataclass
 class RuleSet:
     """Everything the runtime needs to play one game, produced by the compiler."""
@@ -88,7 +98,7 @@ class RuleSet:
     characters: dict[str, dict[str, Any]]
     triggers: list[TriggerSpec]
     card_triggers: list[CardTriggerSpec]
-    checks: list[Callable[..., Any]]
+    checks: list[CheckSpec]
     procedures: dict[str, Callable[..., Any]]
     scenarios: dict[str, Callable[..., Any]]
     scenario_props: dict[str, dict[str, list[str]]]

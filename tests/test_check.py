@@ -89,3 +89,19 @@ def test_card_text_must_name_its_keywords() -> None:
     assert [w.severity for w in warnings] == ["warning", "warning"]
     assert "card a" in warnings[0].message and "b" in warnings[1].message
     assert result.ok  # warnings do not stop a build
+
+
+def test_one_name_cannot_mean_two_things() -> None:
+    result = build_text('field colour "颜色": one of pot red\nfield purse "钱": int\n')
+    messages = [d.message for d in result.diagnostics]
+    assert codes(result.diagnostics) == ["E102", "E102"]
+    assert "'pot' is both a zone and a word" in messages[0]
+    assert "purse" in messages[1]
+
+
+def test_fields_with_a_default_may_be_left_out() -> None:
+    text = ('character hero "英雄": hp 5\nfield side "阵营": character, default none\n'
+            'field kind2 "类": one of a b\ncard c "c":\n    power 1\n')
+    result = build_text(text)
+    assert codes(result.diagnostics) == ["E115"]   # kind2 has no default; side does
+    assert "kind2" in result.diagnostics[0].message

@@ -85,7 +85,7 @@ def test_views_hide_what_a_player_may_not_see() -> None:
 def test_scripted_agent_matches_labels() -> None:
     g = _mini_game()
     agent = ScriptedAgent(["yes", 1])
-    request = ChoiceRequest(0, "menu", "?", ["no", "yes"], g)
+    request = ChoiceRequest(0, "menu", "?", ["no", "yes"], 2, g)
     assert agent.choose(request) == 1
     assert agent.choose(request) == 1
 
@@ -129,3 +129,32 @@ def test_range_changes_follow_the_rulebook_example() -> None:
     assert change_range((0, 1), RangeChange(-1, 1, 0)) == (0,)
     assert change_range((), RangeChange(0, 1, 1)) == ()
     assert apply_change(None, RangeChange(0, 0, 1)) == RangeChange(0, 0, 1)
+
+
+def test_checks_run_only_after_changes_to_what_they_read() -> None:
+    from cardsmith.compiler.depends import check_reads
+    text = ('counter alarms "警报": global\n'
+            'check crowded "拥挤":\n    if count(pot) >= 4 and alarms < 9:\n        alarms += 1\n'
+            '        move 1 chip from pot to bank\n')
+    result = build_text(text)
+    assert result.rules is not None and result.checked is not None
+    (chk, _), = result.checked.symbols.checks
+    reads = check_reads(result.checked, chk)
+    assert reads.zones == {"pot"} and reads.counters == {"alarms"} and not reads.objects
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    bank, pot = g.zones[0], g.zones[1]
+    purse = g.players[0].zones[2]
+    assert bank is not None and pot is not None and purse is not None
+    g.move(3, "chip", bank, purse)          # the check does not read purses: nothing runs
+    g.move(4, "chip", bank, pot)            # pot reaches 4: the check moves one back, once
+    alarms = next(i for i, c in enumerate(result.rules.counters) if c.name == "alarms")
+    assert g.count(pot, "chip") == 3 and g.counters[alarms] == 1
+
+
+def test_character_options_are_readable() -> None:
+    from cardsmith.runtime import builtins as rt
+    result = build_text('character hero "英雄": hp 5, side light\n')
+    assert result.rules is not None
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    assert rt.fn_character_prop(g, "hero", "hp") == 5
+    assert rt.fn_character_prop(g, "hero", "side") == "light"
