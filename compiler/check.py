@@ -257,6 +257,7 @@ class Checker:
         default: Any = None
         keyword = False
         has_default = False
+        shown = False
         if ftype in ("one", "set"):
             words = first.words()
             if words and words[0] == "of":
@@ -276,14 +277,16 @@ class Checker:
                 has_default = True
             elif o.name == "keyword" and ftype == "bool":
                 keyword = True
+            elif o.name == "shown":
+                shown = True
             else:
                 self.error("E103", f"unknown field option {o.name!r}", o.span,
-                           hint="allowed: default, keyword (for bool fields)")
+                           hint="allowed: default, shown, keyword (for bool fields)")
         if ftype == "bool" and default is None:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown)
 
     # ================= checking =================
 
@@ -604,7 +607,7 @@ class Checker:
             self.expr(st.cond, sc)
         elif isinstance(st, s.Return):
             if st.value is not None:
-                self.expr(st.value, sc)
+                self._let_value(st.value, sc)
         elif isinstance(st, s.End):
             if st.kind != "draw_game":
                 self.expect_type(st.player, sc, ("player",), "a player")

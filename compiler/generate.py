@@ -232,6 +232,7 @@ class Generator:
             self.emit("tokens = [" + ", ".join(tokens) + "]")
             defaults = {n: f.default for n, f in sym.fields.items()}
             self.emit(f"defaults = {defaults!r}")
+            shown = {n: f.decl.labels.default or n for n, f in sym.fields.items() if f.shown}
             self.emit("cards = {}")
             for name, card, timings in cards:
                 props = dict(self.c.card_props.get(name, {}))
@@ -263,7 +264,7 @@ class Generator:
             label = game.labels.default or game.name
             self.emit(f"return RuleSet({game.name!r}, {label!r}, {lo_n}, {hi_n}, {pick_n}, zones, counters, "
                       f"tokens, defaults, cards, characters, triggers, card_triggers, checks, procedures, "
-                      f"scenarios, scenario_props, addenda, {entry!r})")
+                      f"scenarios, scenario_props, addenda, {entry!r}, shown_fields={shown!r})")
 
     # ---- statements ----
     def stmts(self, body: tuple[s.Stmt, ...]) -> None:
@@ -303,7 +304,7 @@ class Generator:
             self.emit(f"rt.expect({self.expr(st.cond)}, {self.const(st.message or 'expectation')}, "
                       f"{self.const(where)})", sp)
         elif isinstance(st, s.Return):
-            self.emit("return" if st.value is None else f"return {self.expr(st.value)}", sp)
+            self.emit("return" if st.value is None else f"return {self._let_value(st.value)}", sp)
         elif isinstance(st, s.End):
             self.emit(f"g.end({st.kind!r}, {self.expr(st.player)})", sp)
         elif isinstance(st, s.CallStmt):

@@ -43,6 +43,7 @@ class FieldInfo:
     default: Any
     keyword: bool = False  # a printed keyword: the card text must name it exactly when it is set
     has_default: bool = False  # declared with `default`: cards may leave the property out
+    shown: bool = False  # players see this field on every card they can see
 
 
 @dataclass

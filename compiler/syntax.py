@@ -327,7 +327,7 @@ class Expect:
 
 @dataclass(frozen=True)
 class Return:
-    value: Expr | None
+    value: Expr | Choice | None
     span: Span
 
 

@@ -87,16 +87,25 @@ class TerminalAgent:
     def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.seen_log = 0
 
     def choose(self, request: ChoiceRequest) -> int:
         out = self.stdout
         view = request.view()
+        new = min(view["log_total"] - self.seen_log, len(view["log"]))
+        for line in view["log"][len(view["log"]) - new:] if new > 0 else []:
+            out.write(f"  | {line}\n")
+        self.seen_log = view["log_total"]
         out.write(f"\n== {view['you']}: {request.prompt}\n")
+        describe = request.game.describe
+        shown = _counters(view["counters"], describe)
+        if shown:
+            out.write(f"  game: {shown}\n")
         for zone, content in view["shared"].items():
             out.write(f"  {zone}: {_summary(content)}\n")
         for player, info in view["players"].items():
-            counters = ", ".join(f"{k}={v}" for k, v in info["counters"].items())
-            out.write(f"  {player} [{counters}]\n")
+            picks = "+".join(describe(c) for c in info["picks"])
+            out.write(f"  {player} {picks} [{_counters(info['counters'], describe)}]\n")
             for zone, content in info["zones"].items():
                 text = _summary(content)
                 if text:
@@ -117,8 +126,24 @@ class TerminalAgent:
 
 def _summary(content: dict[str, Any]) -> str:
     parts = [f"{k}×{v}" for k, v in content.get("tokens", {}).items()]
-    if "cards" in content and content["cards"]:
-        parts.append(" ".join(content["cards"]))
+    cards = content.get("cards") or []
+    hidden = sum(1 for c in cards if c == "?")
+    if hidden:
+        parts.append(f"{hidden} hidden card(s)")
+    shown = [c for c in cards if c != "?"]
+    if shown:
+        parts.append(" | ".join(shown))
+    return ", ".join(parts)
+
+
+def _counters(values: dict[str, Any], describe: Callable[[Any], str]) -> str:
+    """Counters worth showing: set flags by name, other values that are not empty."""
+    parts = []
+    for name, value in values.items():
+        if value is True:
+            parts.append(name)
+        elif value not in (None, False):
+            parts.append(f"{name}={describe(value)}")
     return ", ".join(parts)
 
 

@@ -480,10 +480,18 @@ class Game:
         return entries[i][0], entries[i][1]
 
     def describe(self, value: Any) -> str:
+        """How a value is shown to players: cards and characters by name, zones with their owner."""
         if isinstance(value, Obj):
             return value.name
         if isinstance(value, Zone):
-            return value.spec.label
+            return f"{value.spec.label}({value.owner.name})" if value.owner else value.spec.label
+        if isinstance(value, str):
+            if value in self.rules.cards:
+                return self.rules.cards[value].name
+            if value in self.rules.characters:
+                return str(self.rules.characters[value].get("label", value))
+        if isinstance(value, list):
+            return ", ".join(self.describe(v) for v in value)
         return str(value)
 
     # ---- ending, tracing, invariants ---------------------------------------------------
@@ -563,7 +571,7 @@ class Game:
             cards: list[str] = []
             for c in z.cards:
                 if visible or (spec.reveal_field and c.fields.get(spec.reveal_field)):
-                    cards.append(c.name)
+                    cards.append(self._card_view(c))
                 else:
                     cards.append("?")
             entry: dict[str, Any] = {"tokens": {str(k): v for k, v in z.tokens.items()}}
@@ -580,4 +588,19 @@ class Game:
             counters = {spec.name: p.counters[i] for i, spec in enumerate(self.rules.counters)
                         if spec.per_player}
             result["players"][p.name] = {"zones": entry, "counters": counters, "picks": p.picks}
+        result["counters"] = {spec.name: self.counters[i] for i, spec in enumerate(self.rules.counters)
+                              if not spec.per_player}
+        result["log"] = self.lines[-12:]
+        result["log_total"] = len(self.lines)
         return result
+
+    def _card_view(self, card: Obj) -> str:
+        """A visible card: its name, the tokens on it and its shown fields."""
+        extra = [f"{k if isinstance(k, str) else k[0]}×{n}" for k, n in card.tokens.items()]
+        for name, label in self.rules.shown_fields.items():
+            value = self.read(card, name)
+            if value is True:
+                extra.append(label)
+            elif value not in (None, False, (), ""):
+                extra.append(f"{label} {self.describe(value)}")
+        return f"{card.name} [{', '.join(extra)}]" if extra else card.name

@@ -104,4 +104,5 @@ class RuleSet:
     scenario_props: dict[str, dict[str, list[str]]]
     addenda: dict[str, tuple[str, ...]]  # addendum -> characters that activate it
     entry: str  # the procedure that plays a whole game
+    shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
     line_map: dict[int, tuple[str, int]] = field(default_factory=dict)

@@ -40,3 +40,10 @@ def test_line_map_points_at_the_card_source() -> None:
     assert result.rules is not None
     targets = set(result.rules.line_map.values())
     assert ("cards.csm", 3) in targets
+
+
+def test_a_choice_can_be_returned() -> None:
+    text = 'procedure pick_one(p):\n    return pick c in cards(p.hand) for p optional "which"\n'
+    result = build_text(text)
+    assert result.ok, [str(d) for d in result.diagnostics]
+    assert "return g.pick(" in (result.python_source or "")
