@@ -12,7 +12,13 @@ import sys
 import tempfile
 import time
 
-from cardsmith.compiler.load import build_game, build_sources, game_files, read_sources
+from cardsmith.compiler.load import (
+    build_game,
+    build_sources,
+    bundled_games,
+    game_files,
+    read_sources,
+)
 from cardsmith.runtime.session import new_game, play
 
 BASE = ["yurina", "saine", "himika", "tokoyo"]
@@ -66,24 +72,43 @@ def bench_compile(n: int = 2000) -> None:
     print(f"compile {n} generated cards (+ library): {elapsed:.2f} s = {n / elapsed:.0f} cards/s")
 
 
-def bench_games(seconds: float = 10.0) -> None:
-    rules = build_game("sakura").rules
+def games_per_second(game: str, matchups: list[list[list[str]]], seconds: float = 9.0) -> list[float]:
+    """Random games per second on one core, three timed runs cycling the matchups."""
+    rules = build_game(game).rules
     assert rules is not None
-    pairs = [list(p) for p in itertools.combinations(BASE, 2)]
     rates = []
     for _ in range(3):
         games = 0
         started = time.perf_counter()
         while time.perf_counter() - started < seconds / 3:
-            picks = [pairs[games % len(pairs)], pairs[(games + 1) % len(pairs)]]
-            result = play(new_game(rules, picks, seed=games, log=False))
+            result = play(new_game(rules, matchups[games % len(matchups)], seed=games, log=False))
             if result.error:
-                print("game error:", result.error)
+                print(f"{game} game error:", result.error)
                 sys.exit(1)
             games += 1
         rates.append(games / (time.perf_counter() - started))
-    print(f"random games, base-goddess matchups, one core: {statistics.median(rates):.0f} games/s "
+    return rates
+
+
+def report(label: str, rates: list[float]) -> None:
+    print(f"random games, {label}, one core: {statistics.median(rates):.0f} games/s "
           f"(runs: {', '.join(f'{r:.0f}' for r in rates)})")
+
+
+def bench_games() -> None:
+    pairs = [list(p) for p in itertools.combinations(BASE, 2)]
+    report("Sakura Arms base-goddess matchups", games_per_second(
+        "sakura", [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]))
+    characters = ["sabier", "himelia", "aika", "leo"]
+    report("EAT/PAINT, all matchups", games_per_second(
+        "eatpaint", [[[a], [b]] for a in characters for b in characters]))
+    if "ccs" in bundled_games():
+        rules = build_game("ccs").rules
+        assert rules is not None
+        names = list(rules.characters)
+        for players in (2, 10):
+            matchups = [[[names[(start + k) % len(names)]] for k in range(players)] for start in range(len(names))]
+            report(f"库洛小樱对战, {players} players", games_per_second("ccs", matchups))
 
 
 if __name__ == "__main__":
