@@ -39,8 +39,8 @@ def expect(cond: Any, message: str, where: str) -> None:
 
 def tick(g: Game) -> None:
     """Count loop iterations so a rule that never ends becomes an error, not a hang."""
-    g.steps += 1
-    if g.steps > LOOP_LIMIT * 50:
+    g.loops += 1
+    if g.loops > LOOP_LIMIT * 50:
         raise RuleViolation("a loop in the rules did not finish")
 
 

@@ -124,6 +124,7 @@ class Game:
         self.hashes: list[str] = []
         self.decisions: list[tuple[int, int]] = []  # (seat, answer), in the order asked
         self.steps = 0
+        self.loops = 0  # loop iterations in the rules, to stop a rule that never ends
         self.winner: int | None = None
         self.result = ""
         self._uid = 0
@@ -185,18 +186,6 @@ class Game:
     def opponent(self, p: Player) -> Player:
         """The next player in seat order (the only opponent in a two-player game)."""
         return self.players[(p.index + 1) % len(self.players)]
-
-    def addendum_active(self, name: str) -> bool:
-        return name in self.active_addenda
-
-    def picked(self, p: Player, character: str) -> bool:
-        return character in p.picks
-
-    def zone(self, index: int, p: Player | None) -> Zone:
-        z = p.zones[index] if p is not None else self.zones[index]
-        if z is None:
-            raise RuleViolation(f"zone {self.rules.zones[index].name} needs a player")
-        return z
 
     # ---- objects ---------------------------------------------------------------------
 
@@ -292,9 +281,6 @@ class Game:
         value = holder.tokens.get(kind, 0)
         return value
 
-    def owned_count(self, holder: Zone | Obj, kind: str) -> int:
-        return sum(n for key, n in holder.tokens.items() if isinstance(key, tuple) and key[0] == kind)
-
     def space(self, zone: Zone, kind: str) -> int:
         if zone.capacity is None:
             return UNLIMITED
@@ -388,10 +374,6 @@ class Game:
             raise RuleViolation("state checks keep changing the game")
         finally:
             self._checking = False
-
-    def run_checks(self) -> None:
-        """Run every state check now (after a scenario sets up a position, for example)."""
-        self._changed(tuple(range(len(self.rules.checks))))
 
     # ---- events ----------------------------------------------------------------------
 
