@@ -609,7 +609,9 @@ class Checker:
             if st.value is not None:
                 self._let_value(st.value, sc)
         elif isinstance(st, s.End):
-            if st.kind != "draw_game":
+            if st.kind == "win":
+                self.expect_type(st.player, sc, ("player", "list"), "a player or a list of players")
+            elif st.kind != "draw_game":
                 self.expect_type(st.player, sc, ("player",), "a player")
             else:
                 self.expr(st.player, sc)
@@ -775,7 +777,7 @@ class Checker:
         if isinstance(e, s.BinOp):
             lt = self.expr(e.left, sc)
             rt = self.expr(e.right, sc)
-            if e.op in ("==", "!=", "<", "<=", ">", ">=", "in"):
+            if e.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
                 if e.op in ("<", "<=", ">", ">=") and (lt not in ("int", "any") or rt not in ("int", "any")):
                     bad = e.left if lt not in ("int", "any") else e.right
                     self.error("E110", f"cannot compare a {lt if bad is e.left else rt} by size", bad.span)
@@ -959,7 +961,7 @@ class Checker:
                 count = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error("E106", f"{name} takes {count} argument(s), got {len(e.args)}", e.span)
             res[id(e)] = ("builtin", name)
-            if name in ("min", "max", "first") and e.args:
+            if name in ("min", "max") and e.args:
                 return self.checked.types.get(id(e.args[0]), rtype)
             return rtype
         self.error("E101", f"unknown procedure or function {name!r}", func.span,

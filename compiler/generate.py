@@ -187,6 +187,7 @@ class Generator:
                 reps.setdefault(rep.step, []).append((rep, add))
         with self.function(self.names[("proc", name)], p.params, p.span):
             for st in p.steps:
+                self.emit("g.steps += 1")
                 self.emit("if g.trace:")
                 with self.block():
                     self.emit(f"g.step({self.const(f'{name}:{st.ident}')})")

@@ -540,7 +540,8 @@ class _Builder(Transformer[Token, Any]):
         return s.Not(ch[0], self._span(meta))
 
     def compare(self, meta: Any, ch: list[Any]) -> s.BinOp:
-        return s.BinOp(str(ch[1].children[0]), ch[0], ch[2], self._span(meta))
+        op = " ".join(str(t) for t in ch[1].children)
+        return s.BinOp(op, ch[0], ch[2], self._span(meta))
 
     def _chain(self, meta: Any, ch: list[Any]) -> Any:
         result = ch[0]

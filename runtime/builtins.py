@@ -16,6 +16,8 @@ def add(a: Any, b: Any) -> Any:
         return apply_change(a, b)
     if a is None:
         return b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return list(a) + list(b)
     return a + b
 
 
@@ -233,7 +235,9 @@ def fn_card_ids(g: Game) -> list[str]:
 
 def fn_card_prop(g: Game, ident: str, name: str) -> Any:
     card = g.rules.cards.get(ident)
-    return card.props.get(name) if card is not None else None
+    if card is None:
+        return None
+    return card.props.get(name, g.rules.field_defaults.get(name))
 
 
 def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:

@@ -213,6 +213,10 @@ class Game:
         if obj.zone is not None:
             obj.zone.cards.remove(obj)
             obj.zone = None
+        if obj.defn is not None:
+            copies = self.objects_by_card.get(obj.defn.ident, [])
+            if obj in copies:
+                copies.remove(obj)
         for mods in self.mods.values():
             mods[:] = [m for m in mods if m.target is not obj]
 
@@ -478,9 +482,12 @@ class Game:
 
     # ---- ending, tracing, invariants ---------------------------------------------------
 
-    def end(self, kind: str, p: Player | None) -> None:
-        """End the game: `win`/`lose` for a player, or `draw_game`."""
-        if kind == "draw_game" or p is None:
+    def end(self, kind: str, p: Player | list[Player] | None) -> None:
+        """End the game: `win`/`lose` for a player, `win` for a team (a list), or `draw_game`."""
+        if isinstance(p, list) and kind == "win" and p:
+            self.winner = p[0].index
+            self.result = f"{p[0].name} wins" if len(p) == 1 else f"{', '.join(q.name for q in p)} win"
+        elif kind == "draw_game" or p is None or isinstance(p, list):
             self.winner, self.result = None, "draw"
         elif kind == "win":
             self.winner, self.result = p.index, f"{p.name} wins"
@@ -491,8 +498,7 @@ class Game:
         raise GameOver(self.winner, self.result)
 
     def step(self, where: str) -> None:
-        """Called at each numbered procedure step; records a state hash when tracing."""
-        self.steps += 1
+        """Called at each procedure step while tracing: records a state hash, runs the step hook."""
         if self.trace:
             self.hashes.append(self.state_hash())
         if self.step_hook is not None:

@@ -47,3 +47,10 @@ def test_a_choice_can_be_returned() -> None:
     result = build_text(text)
     assert result.ok, [str(d) for d in result.diagnostics]
     assert "return g.pick(" in (result.python_source or "")
+
+
+def test_not_in_and_team_wins() -> None:
+    text = ('procedure finish(p):\n    if p not in [seat(1)]:\n        win [p, seat(1)]\n')
+    result = build_text(text)
+    assert result.ok, [str(d) for d in result.diagnostics]
+    assert "not in" in (result.python_source or "")

@@ -158,3 +158,11 @@ def test_character_options_are_readable() -> None:
     g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
     assert rt.fn_character_prop(g, "hero", "hp") == 5
     assert rt.fn_character_prop(g, "hero", "side") == "light"
+
+
+def test_a_team_can_win_together() -> None:
+    from cardsmith.runtime.game import GameOver
+    g = _mini_game()
+    with pytest.raises(GameOver):
+        g.end("win", [g.players[1], g.players[0]])
+    assert g.winner == 1 and g.result == "P2, P1 win"
