@@ -149,6 +149,8 @@ class Checker:
             sym.replacements.append((item, addendum))
         elif isinstance(item, s.Check):
             sym.checks.append((item, addendum))
+        elif isinstance(item, s.Action):
+            sym.actions.append((item, addendum))
         elif isinstance(item, s.Addendum):
             if not self._dup(sym.addenda, item.name, item.span, "addendum"):
                 sym.addenda[item.name] = item
@@ -335,6 +337,12 @@ class Checker:
             self.block(rep.body, sc)
         for chk, add in sym.checks:
             self.block(chk.body, self._scope("check", (), has_self=False, addendum=add))
+        for act, add in sym.actions:
+            sc = self._scope("action", (act.player,), has_self=False, addendum=add)
+            sc.names[act.player] = "player"
+            if act.cond is not None:
+                self.expr(act.cond, sc)
+            self.block(act.body, sc)
         for card in sym.cards.values():
             self._check_card(card)
         for scen in sym.scenarios.values():

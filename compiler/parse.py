@@ -319,6 +319,11 @@ class _Builder(Transformer[Token, Any]):
         cond = ch[2] if len(ch) == 5 else None
         return s.Replace(proc, step, cond, ch[-2], ch[-1], self._span(meta))
 
+    def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
+        name, labels, player = str(ch[0]), ch[1], str(ch[2])
+        cond = ch[3] if len(ch) == 5 else None
+        return s.Action(name, labels, player, cond, ch[-1], self._span(meta))
+
     def check_decl(self, meta: Any, ch: list[Any]) -> s.Check:
         return s.Check(str(ch[0]), ch[1], ch[2], self._span(meta))
 

@@ -68,6 +68,7 @@ class Symbols:
     triggers: list[tuple[s.Trigger, str | None]] = field(default_factory=list)
     replacements: list[tuple[s.Replace, str | None]] = field(default_factory=list)
     checks: list[tuple[s.Check, str | None]] = field(default_factory=list)
+    actions: list[tuple[s.Action, str | None]] = field(default_factory=list)
     cards: dict[str, s.Entity] = field(default_factory=dict)
     scenarios: dict[str, s.Entity] = field(default_factory=dict)
     addenda: dict[str, s.Addendum] = field(default_factory=dict)

@@ -518,6 +518,18 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Action:
+    """`action NAME "label" for p if COND:` — offered to p in every menu while COND holds."""
+
+    name: str
+    labels: Labels
+    player: str
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class TimingBlock:
     name: str
     body: tuple[Stmt, ...]
@@ -554,8 +566,8 @@ class Addendum:
 
 
 Decl = Union[
-    Use, Simple, Value, Event, Timing, Keyword, Procedure, Trigger, Replace, Check, Entity,
-    Addendum,
+    Use, Simple, Value, Event, Timing, Keyword, Procedure, Trigger, Replace, Check, Action,
+    Entity, Addendum,
 ]
 
 

@@ -161,6 +161,7 @@ class Game:
             self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
+        self._in_action = False
         self._pending: set[int] = set()
         self._zone_checks: dict[str, tuple[int, ...]] = {}
         self._counter_checks: list[tuple[int, ...]] = []
@@ -454,7 +455,7 @@ class Game:
 
     def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]]) -> tuple[int, Any]:
         """Offer a menu of (option number, bound value, label); returns the chosen pair."""
-        if not entries:
+        if not any(number >= 0 for number, _, _ in entries):
             raise RuleViolation(f"no option is available for {prompt!r}")
         if len(entries) == 1:
             return entries[0][0], entries[0][1]
@@ -464,6 +465,26 @@ class Game:
                     for _, value, label in entries]
         i = self._ask(p, "menu", prompt, labels, len(entries))
         return entries[i][0], entries[i][1]
+
+    def standing_actions(self, p: Player, entries: list[tuple[int, Any, str]]) -> list[tuple[int, Any, str]]:
+        """Menu entries (numbered -1) for the standing actions p may take now.
+
+        Compiled menus add them to real decisions (two or more options), leaving out an action
+        the menu already offers under the same label; none are offered while a standing action
+        is being taken."""
+        if self._in_action:
+            return []
+        present = {label for _, _, label in entries}
+        return [(-1, i, a.label) for i, a in enumerate(self.rules.actions)
+                if a.label not in present and a.allowed(self, p)]
+
+    def take_action(self, p: Player, index: int) -> None:
+        self._in_action = True
+        try:
+            self.log("{} {}", p, self.rules.actions[index].label)
+            self.rules.actions[index].fn(self, p)
+        finally:
+            self._in_action = False
 
     def describe(self, value: Any) -> str:
         """How a value is shown to players: cards and characters by name, zones with their owner."""

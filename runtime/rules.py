@@ -81,6 +81,16 @@ class CheckSpec:
     objects: bool  # reads tokens on objects: runs after any token move that involves one
 
 
+@dataclass(frozen=True)
+class ActionSpec:
+    """A standing action: offered in each of a player's menus while `allowed(g, p)` holds."""
+
+    name: str
+    label: str
+    allowed: Callable[..., Any]
+    fn: Callable[..., Any]
+
+
 @dataclass
 class RuleSet:
     """Everything the runtime needs to play one game, produced by the compiler."""
@@ -105,4 +115,5 @@ class RuleSet:
     addenda: dict[str, tuple[str, ...]]  # addendum -> characters that activate it
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
+    actions: list[ActionSpec] = field(default_factory=list)
     line_map: dict[int, tuple[str, int]] = field(default_factory=dict)

@@ -166,3 +166,18 @@ def test_a_team_can_win_together() -> None:
     with pytest.raises(GameOver):
         g.end("win", [g.players[1], g.players[0]])
     assert g.winner == 1 and g.result == "P2, P1 win"
+
+
+def test_standing_actions_join_real_decisions_and_the_menu_is_asked_again() -> None:
+    text = ('action cash_in "兑换" for p if count(p.purse) >= 2:\n    p.score += 1\n    move 2 chip from p.purse to bank\n'
+            'procedure turn(p):\n    choose for p "选":\n        option "甲":\n            p.score += 10\n'
+            '        option "乙":\n            pass\n    choose for p "只有一个":\n        option "丙":\n            pass\n')
+    result = build_text(text)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    agent = ScriptedAgent(["兑换", "甲"], strict=True)
+    g = Game(result.rules, [[], []], [agent, ScriptedAgent()], seed=1)
+    bank, purse = g.zones[0], g.players[0].zones[2]
+    assert bank is not None and purse is not None
+    g.move(3, "chip", bank, purse)
+    result.rules.procedures["turn"](g, g.players[0])   # the one-option menu asks nothing
+    assert g.get(g.players[0], 0) == 11 and g.count(purse, "chip") == 1 and agent.answers == []
