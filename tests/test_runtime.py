@@ -170,7 +170,7 @@ def test_a_team_can_win_together() -> None:
 
 def test_standing_actions_join_real_decisions_and_the_menu_is_asked_again() -> None:
     text = ('action cash_in "兑换" for p if count(p.purse) >= 2:\n    p.score += 1\n    move 2 chip from p.purse to bank\n'
-            'procedure turn(p):\n    choose for p "选":\n        option "甲":\n            p.score += 10\n'
+            'procedure turn(p):\n    choose for p "选":\n        option "甲":\n            p.score += 5\n'
             '        option "乙":\n            pass\n    choose for p "只有一个":\n        option "丙":\n            pass\n')
     result = build_text(text)
     assert result.rules is not None, [str(d) for d in result.diagnostics]
@@ -180,4 +180,4 @@ def test_standing_actions_join_real_decisions_and_the_menu_is_asked_again() -> N
     assert bank is not None and purse is not None
     g.move(3, "chip", bank, purse)
     result.rules.procedures["turn"](g, g.players[0])   # the one-option menu asks nothing
-    assert g.get(g.players[0], 0) == 11 and g.count(purse, "chip") == 1 and agent.answers == []
+    assert g.get(g.players[0], 0) == 6 and g.count(purse, "chip") == 1 and agent.answers == []
