@@ -606,6 +606,9 @@ class Checker:
             self.expect_type(st.zone, sc, ("zone",), "a zone")
             if st.while_ is not None:
                 self.expr(st.while_, sc)
+        elif isinstance(st, s.Reveal):
+            self.expect_type(st.what, sc, ("zone", "obj", "list"), "a card, a list of cards or a zone")
+            self.expect_type(st.to, sc, ("player", "list"), "a player or a list of players")
         elif isinstance(st, s.Shuffle):
             self.expect_type(st.zone, sc, ("zone",), "a zone")
         elif isinstance(st, s.Log):

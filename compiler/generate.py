@@ -309,6 +309,8 @@ class Generator:
         elif isinstance(st, s.Forbid):
             guard = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
             self.emit(f"g.forbid({self.const(st.token)}, {self.expr(st.zone)}, {guard}, {self.anchor})", sp)
+        elif isinstance(st, s.Reveal):
+            self.emit(f"g.reveal({self.expr(st.what)}, {self.expr(st.to)})", sp)
         elif isinstance(st, s.Shuffle):
             self.emit(f"g.shuffle({self.expr(st.zone)})", sp)
         elif isinstance(st, s.Log):

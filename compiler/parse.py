@@ -441,6 +441,9 @@ class _Builder(Transformer[Token, Any]):
     def forbid_stmt(self, meta: Any, ch: list[Any]) -> s.Forbid:
         return s.Forbid(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))
 
+    def reveal_stmt(self, meta: Any, ch: list[Any]) -> s.Reveal:
+        return s.Reveal(ch[0], ch[1], self._span(meta))
+
     def shuffle_stmt(self, meta: Any, ch: list[Any]) -> s.Shuffle:
         return s.Shuffle(ch[0], self._span(meta))
 

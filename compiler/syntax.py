@@ -306,6 +306,15 @@ class Forbid:
 
 
 @dataclass(frozen=True)
+class Reveal:
+    """`reveal X to P`: P sees the card X (or every card in zone X) until it moves."""
+
+    what: Expr
+    to: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
 class Shuffle:
     zone: Expr
     span: Span
@@ -412,7 +421,7 @@ class Once:
 
 
 Stmt = Union[
-    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Shuffle, Log, Expect, Return, End,
+    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Reveal, Shuffle, Log, Expect, Return, End,
     CallStmt, Pass, Break, If, For, While, Repeat, Menu, Once,
 ]
 

@@ -162,6 +162,7 @@ class Game:
         self.objects_by_card: dict[str, list[Obj]] = {}
         self._checking = False
         self._in_action = False
+        self.known: dict[int, set[int]] = {}  # card uid -> seats it was revealed to
         self._pending: set[int] = set()
         self._zone_checks: dict[str, tuple[int, ...]] = {}
         self._counter_checks: list[tuple[int, ...]] = []
@@ -339,6 +340,8 @@ class Game:
         source = obj.zone
         if source is not None:
             source.cards.remove(obj)
+        if self.known:
+            self.known.pop(obj.uid, None)
         if place == "bottom":
             dest.cards.insert(0, obj)
         else:
@@ -347,6 +350,15 @@ class Game:
         if self.rules.checks:
             from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
+
+    def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:
+        """Let players see cards they could not see: until each card next moves."""
+        cards = what.cards if isinstance(what, Zone) else what if isinstance(what, list) else [what]
+        viewers = to if isinstance(to, list) else [to]
+        for card in cards:
+            self.known.setdefault(card.uid, set()).update(v.index for v in viewers)
+        owners = {c.zone.owner for c in cards if c.zone is not None and c.zone.owner is not None}
+        self.log("{} card(s) of {} shown to {}", len(cards), sorted(owners, key=lambda q: q.index) or "-", viewers)
 
     def shuffle(self, zone: Zone) -> None:
         self.rng.shuffle(zone.cards)
@@ -579,7 +591,8 @@ class Game:
             visible = spec.visibility == "public" or (spec.visibility == "owner" and own)
             cards: list[str] = []
             for c in z.cards:
-                if visible or (spec.reveal_field and c.fields.get(spec.reveal_field)):
+                if visible or (spec.reveal_field and c.fields.get(spec.reveal_field)) \
+                        or viewer in self.known.get(c.uid, ()):
                     cards.append(self._card_view(c))
                 else:
                     cards.append("?")

@@ -181,3 +181,17 @@ def test_standing_actions_join_real_decisions_and_the_menu_is_asked_again() -> N
     g.move(3, "chip", bank, purse)
     result.rules.procedures["turn"](g, g.players[0])   # the one-option menu asks nothing
     assert g.get(g.players[0], 0) == 6 and g.count(purse, "chip") == 1 and agent.answers == []
+
+
+def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
+    g = _mini_game()
+    hand0, hand1 = g.players[0].zones[3], g.players[1].zones[3]
+    assert hand0 is not None and hand1 is not None
+    card = g.new_object("secret", None, g.players[0], hand0, {})
+    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["?"]
+    g.reveal(hand0, g.players[1])
+    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["secret"]
+    assert "secret" not in " ".join(g.lines)          # the public log does not name it
+    g.put(card, hand1)
+    g.put(card, hand0)
+    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["?"]
