@@ -221,14 +221,14 @@ class Game:
                 copies.remove(obj)
         for mods in self.mods.values():
             mods[:] = [m for m in mods if m.target is not obj]
+        self.mods = {k: v for k, v in self.mods.items() if v}
 
-    def read(self, obj: Any, name: str) -> Any:
-        """A field of an object, or a counter when obj is a player/None, with modifiers applied."""
-        value = obj.fields.get(name) if isinstance(obj, Obj) else obj
+    def read(self, obj: Obj, name: str) -> Any:
+        """A field of an object, with the modifiers in force applied."""
         mods = self.mods.get(name)
         if mods:
-            value = self._apply_mods(mods, obj, value)
-        return value
+            return self._apply_mods(mods, obj, obj.fields.get(name))
+        return obj.fields.get(name)
 
     def _apply_mods(self, mods: list[Modifier], target: Any, value: Any) -> Any:
         stale = False
@@ -240,6 +240,8 @@ class Game:
                 value = apply_change(value, m.change)
         if stale:
             mods[:] = [m for m in mods if m.anchor is None or m.anchor.zone is m.anchor_zone]
+            if not mods:
+                self.mods = {k: v for k, v in self.mods.items() if v}
         return value
 
     def write(self, obj: Obj, name: str, value: Any) -> None:
@@ -409,9 +411,13 @@ class Game:
             if keep:
                 self.dynamic.setdefault(event, [])[:0] = keep
         if self.mods:
-            for name, mods in self.mods.items():
+            for name, mods in list(self.mods.items()):
                 if any(m.until == event for m in mods):
-                    self.mods[name] = [m for m in mods if m.until != event]
+                    kept = [m for m in mods if m.until != event]
+                    if kept:
+                        self.mods[name] = kept
+                    else:
+                        del self.mods[name]
         for name in list(self.dynamic):
             waiting = self.dynamic[name]
             if any(until == event for _, until in waiting):
