@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from cardsmith.compiler.diagnostics import Diagnostic
 from cardsmith.compiler.load import BuildResult, build_sources
+from cardsmith.runtime.rules import RuleSet
+from cardsmith.runtime.session import new_game, play
 
 MINI_GAME = '''
 game mini "迷你":
@@ -37,3 +39,15 @@ def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> Bui
 
 def codes(diags: list[Diagnostic]) -> list[str]:
     return [d.code for d in diags]
+
+
+def assert_replays_exactly(rules: RuleSet, picks: list[list[str]], seed: int, other_seed: int) -> None:
+    """Same seed → the same log, the same hash after every step and the same final state;
+    another seed → another game."""
+    first = play(new_game(rules, picks, seed=seed, trace=True))
+    second = play(new_game(rules, picks, seed=seed, trace=True))
+    assert first.error is None, first.error
+    assert first.log == second.log and first.hashes == second.hashes
+    assert first.final_hash == second.final_hash
+    other = play(new_game(rules, picks, seed=other_seed, trace=True))
+    assert other.hashes != first.hashes

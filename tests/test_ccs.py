@@ -19,6 +19,7 @@ from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game, play
+from tests.helpers import assert_replays_exactly
 
 BUILT = build_game("ccs", use_cache=False, want_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
@@ -92,13 +93,7 @@ def test_same_seed_same_game() -> None:
     # every step hashed on a two-seat game (hashing 108 cards per step is slow on big tables)
     picks = _picks(3)
     assert len(picks) == 2
-    first = play(new_game(RULES, picks, seed=3, trace=True))
-    second = play(new_game(RULES, picks, seed=3, trace=True))
-    assert first.error is None
-    assert first.log == second.log and first.hashes == second.hashes
-    assert first.final_hash == second.final_hash
-    other = play(new_game(RULES, picks, seed=3 + 3000, trace=True))
-    assert other.hashes != first.hashes
+    assert_replays_exactly(RULES, picks, 3, 3 + 3000)
     # the log, the number of decisions and the final state on four and ten seats
     for seed in (4, 5):
         picks = _picks(seed)

@@ -10,6 +10,7 @@ from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game, play
+from tests.helpers import assert_replays_exactly
 
 BUILT = build_game("eatpaint", use_cache=False, want_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
@@ -92,13 +93,7 @@ def test_random_games_over_all_matchups() -> None:
 def test_same_seed_same_game() -> None:
     assert RULES is not None
     for picks in (_matchup(0), _matchup(1), _matchup(2), _matchup(3)):
-        first = play(new_game(RULES, picks, seed=7, trace=True))
-        second = play(new_game(RULES, picks, seed=7, trace=True))
-        assert first.error is None
-        assert first.log == second.log and first.hashes == second.hashes
-        assert first.final_hash == second.final_hash
-        other = play(new_game(RULES, picks, seed=8, trace=True))
-        assert other.hashes != first.hashes
+        assert_replays_exactly(RULES, picks, 7, 8)
 
 
 def test_decks_have_the_seed_copy_counts() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from cardsmith.compiler.load import BuildResult
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game, play
+from tests.helpers import assert_replays_exactly
 
 GODDESSES = ["yurina", "saine", "himika", "tokoyo", "akina", "shisui"]
 PAIRS = [list(p) for p in itertools.combinations(GODDESSES, 2)]
@@ -25,13 +26,7 @@ def _matchup(seed: int) -> list[list[str]]:
 
 def test_same_seed_same_game(sakura: BuildResult) -> None:
     assert sakura.rules is not None
-    first = play(new_game(sakura.rules, _matchup(5), seed=42, trace=True))
-    second = play(new_game(sakura.rules, _matchup(5), seed=42, trace=True))
-    assert first.error is None
-    assert first.log == second.log and first.hashes == second.hashes
-    assert first.final_hash == second.final_hash
-    other = play(new_game(sakura.rules, _matchup(5), seed=43, trace=True))
-    assert other.hashes != first.hashes
+    assert_replays_exactly(sakura.rules, _matchup(5), 42, 43)
 
 
 def test_random_games_keep_every_invariant(sakura: BuildResult) -> None:
