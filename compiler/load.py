@@ -11,6 +11,7 @@ import hashlib
 import marshal
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ from .generate import generate
 from .parse import grammar_text, parse_source
 
 SOURCE_SUFFIX = ".csm"
-_COMPILER_FILES = ("parse.py", "check.py", "generate.py", "symbols.py", "syntax.py", "load.py")
 
 
 @dataclass
@@ -64,11 +64,15 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+@lru_cache(maxsize=1)
 def _compiler_fingerprint() -> bytes:
+    """A hash of the grammar, the compiler and the runtime: a cached build is only reused by
+    the same code that made it."""
     h = hashlib.sha256(grammar_text().encode())
-    here = Path(__file__).parent
-    for name in _COMPILER_FILES:
-        h.update((here / name).read_bytes())
+    package = Path(__file__).parent.parent
+    for folder in ("compiler", "runtime"):
+        for path in sorted((package / folder).glob("*.py")):
+            h.update(path.name.encode() + path.read_bytes())
     return h.digest()
 
 

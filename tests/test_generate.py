@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
+
+import pytest
 
 from tests.helpers import build_text
 
@@ -54,3 +57,16 @@ def test_not_in_and_team_wins() -> None:
     result = build_text(text)
     assert result.ok, [str(d) for d in result.diagnostics]
     assert "not in" in (result.python_source or "")
+
+
+def test_the_cache_is_used_and_keyed_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardsmith.compiler.load import build_sources
+    from tests.helpers import MINI_GAME
+    monkeypatch.setenv("CARDSMITH_CACHE", str(tmp_path))
+    first = build_sources({"mini.csm": MINI_GAME})
+    again = build_sources({"mini.csm": MINI_GAME})
+    changed = build_sources({"mini.csm": MINI_GAME + '\ntoken extra "额外"\n'})
+    assert first.ok and not first.from_cache
+    assert again.from_cache and again.rules is not None
+    assert not changed.from_cache
+    assert len(list(tmp_path.glob("*.bin"))) == 2
