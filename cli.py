@@ -274,9 +274,13 @@ def demo(out_dir: str, seed: int) -> None:
         checked = result.checked
         assert checked is not None and result.rules is not None and result.python_source is not None
         sym = checked.symbols
+        warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
         click.echo(f"[{game}] checked {len(result.sources)} file(s): {len(sym.cards)} cards, "
-                   f"{len(sym.procedures)} procedures, {len(sym.addenda)} addenda, 0 errors "
-                   f"({time.perf_counter() - started:.2f}s)")
+                   f"{len(sym.procedures)} procedures, {len(sym.addenda)} addenda, no errors, "
+                   f"{warnings} warning(s) ({time.perf_counter() - started:.2f}s)")
+        failed = [name for name in result.rules.scenarios if run_scenario(result.rules, name) is not None]
+        click.echo(f"[{game}] scenarios: {len(result.rules.scenarios) - len(failed)} passed, "
+                   f"{len(failed)} failed" + (f" ({', '.join(failed)})" if failed else ""))
         (out / f"{game}_rules.py").write_text(result.python_source, encoding="utf-8")
         (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
         click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
@@ -286,7 +290,7 @@ def demo(out_dir: str, seed: int) -> None:
         for line in outcome.log[-8:]:
             click.echo(f"    {line}")
         _summary(outcome, picks, seed)
-        if outcome.error:
+        if outcome.error or failed:
             sys.exit(1)
 
 
