@@ -4,6 +4,7 @@ component list (decks and copy counts), invented cards marked, and the rule refe
 from __future__ import annotations
 
 import os
+import re
 import time
 
 from cardsmith.compiler.load import build_game
@@ -146,3 +147,15 @@ def test_every_supplement_and_attack_step_has_a_scenario() -> None:
     for prefix in [f"attack_{i}_" for i in range(1, 8)] + [f"supplement_5_{i}_" for i in range(1, 6)] \
             + [f"supplement_6_{i}_" for i in range(1, 5)] + ["victory_life", "victory_draw", "first_player"]:
         assert any(n.startswith(prefix) for n in names), prefix
+
+
+def test_a_person_can_play_at_the_terminal() -> None:
+    from click.testing import CliRunner
+
+    from cardsmith.cli import main
+    result = CliRunner().invoke(main, ["play", "eatpaint", "--pick", "leo", "--pick", "himelia",
+                                       "--agent", "terminal", "--seed", "5"], input="1\n" * 5000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "== P1: " in result.output and "1) " in result.output
+    assert "hand: " in result.output                 # the player sees their own hand
+    assert re.search(r"seed 5: leo vs himelia: .* after", result.output)
