@@ -603,7 +603,7 @@ class Checker:
         elif isinstance(st, s.Forbid):
             if st.token not in sym.tokens:
                 self.error("E101", f"unknown token {st.token!r}", st.span, suggestion=did_you_mean(st.token, sym.tokens))
-            self.expect_type(st.zone, sc, ("zone",), "a zone")
+            self.expect_type(st.zone, sc, ("zone", "obj"), "a zone or a card")
             if st.while_ is not None:
                 self.expr(st.while_, sc)
         elif isinstance(st, s.Reveal):

@@ -396,7 +396,7 @@ class Generator:
     def _move(self, st: s.Move) -> str:
         token = st.token or next(iter(self.sym.tokens))
         owner = f", {self.expr(st.owner)}" if st.owner is not None else ", None"
-        by_card = ", True" if self.in_card else ""
+        by_card = ", this" if self.in_card else ""
         return (f"g.move({self.expr(st.amount)}, {self.const(token)}, {self.expr(st.source)}, "
                 f"{self.expr(st.dest)}{owner if (st.owner is not None or by_card) else ''}{by_card})")
 

@@ -172,7 +172,7 @@ class Game:
             self._counter_checks.append(tuple(i for i, c in enumerate(rules.checks) if counter.name in c.counters))
         self._object_checks = tuple(i for i, c in enumerate(rules.checks) if c.objects)
         self.step_hook: Callable[[Game], None] | None = None
-        self.forbids: list[tuple[str, Zone, Callable[[], Any] | None, Obj | None, Zone | None]] = []
+        self.forbids: list[tuple[str, Zone | Obj, Callable[[], Any] | None, Obj | None, Zone | None]] = []
 
     # ---- basics ----------------------------------------------------------------------
 
@@ -294,24 +294,27 @@ class Game:
             return UNLIMITED
         return max(zone.capacity - zone.tokens.get(kind, 0), 0)
 
-    def forbid(self, kind: str, zone: Zone, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
-        """Card effects may not move tokens of a kind out of a zone while cond (and the anchor) hold."""
-        self.forbids.append((kind, zone, cond, anchor, anchor.zone if anchor is not None else None))
+    def forbid(self, kind: str, holder: Zone | Obj, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
+        """Effects of other cards may not move tokens of a kind out of a zone or off an object
+        while cond (and the anchor card's place) hold; the anchor card's own effects still may."""
+        self.forbids.append((kind, holder, cond, anchor, anchor.zone if anchor is not None else None))
 
-    def _forbidden(self, kind: str, source: Zone | Obj) -> bool:
+    def _forbidden(self, kind: str, source: Zone | Obj, mover: Obj) -> bool:
         live = [f for f in self.forbids if f[3] is None or f[3].zone is f[4]]
         if len(live) != len(self.forbids):
             self.forbids = live
-        return any(k == kind and z is source and (c is None or c()) for k, z, c, _, _ in live)
+        return any(k == kind and z is source and a is not mover and (c is None or c())
+                   for k, z, c, a, _ in live)
 
     def move(self, amount: int, kind: str, source: Zone | Obj, dest: Zone | Obj,
-             owner: Player | None = None, by_card: bool = False) -> int:
+             owner: Player | None = None, by_card: Obj | None = None) -> int:
         """Move up to `amount` tokens; as many as exist and fit. Returns how many moved.
 
-        `by_card` marks a move written in a card's effect, which `forbid` guards can stop."""
+        `by_card` is the card whose effect makes the move (written in its block); `forbid`
+        guards can stop such moves. Moves made by the rules' procedures are never stopped."""
         if amount <= 0 or source is dest:
             return 0
-        if by_card and self.forbids and self._forbidden(kind, source):
+        if by_card is not None and self.forbids and self._forbidden(kind, source, by_card):
             return 0
         key: Any = kind if owner is None else (kind, owner.index)
         src_supply = isinstance(source, Zone) and source.spec.supply

@@ -195,3 +195,16 @@ def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
     g.put(card, hand1)
     g.put(card, hand0)
     assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["?"]
+
+
+def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:
+    g = _mini_game()
+    bank, hand = g.zones[0], g.players[0].zones[3]
+    assert bank is not None and hand is not None
+    guard = g.new_object("guard", None, g.players[0], hand, {})
+    other = g.new_object("other", None, g.players[0], hand, {})
+    g.move(3, "chip", bank, guard)
+    g.forbid("chip", guard, None, guard)
+    assert g.move(1, "chip", guard, bank, None, other) == 0      # another card's effect
+    assert g.move(1, "chip", guard, bank, None, guard) == 1      # the card's own effect
+    assert g.move(1, "chip", guard, bank) == 1                   # a rule procedure
