@@ -41,6 +41,9 @@ def reference_context(checked: Checked) -> dict[str, Any]:
     } for n, c in sym.counters.items()]
     keywords = [{"name": n, "label": _label(k.labels, n), "condition": unparse(k.expr) if k.expr else None}
                 for n, k in sym.keywords.items()]
+    characters = [{"name": n, "names": " / ".join(c.labels.all_names()),
+                   "details": "; ".join(f"{o.name} {' '.join(o.words())}" for o in c.opts) or "—"}
+                  for n, c in sym.characters.items()]
     replacements: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for rep, add in sym.replacements:
         replacements.setdefault((rep.procedure, rep.step), []).append({
@@ -83,7 +86,7 @@ def reference_context(checked: Checked) -> dict[str, Any]:
     decision_props = list(game.props) + [o for add in sym.addenda.values() for o in add.props]
     decisions = [" ".join(o.words()) for o in decision_props if o.name == "decision" and o.words()]
     return {"title": _label(game.labels, game.name), "file_count": len(sym.sources), "zones": zones,
-            "counters": counters, "keywords": keywords, "procedures": procedures, "addenda": addenda,
+            "counters": counters, "keywords": keywords, "characters": characters, "procedures": procedures, "addenda": addenda,
             "card_groups": card_groups, "decisions": decisions}
 
 
