@@ -39,7 +39,10 @@ def _build_or_report(game: str, fmt: str = "text", want_model: bool = False) -> 
 @click.version_option(package_name="cardsmith")
 def main() -> None:
     """cardsmith: write a card game's rules and cards in a small language, check them,
-    compile them to Python and play them."""
+    compile them to Python and play them.
+
+    Start with `cardsmith check`, then `cardsmith play GAME`, `cardsmith soak GAME` and
+    `cardsmith ref GAME`."""
 
 
 @main.command()
@@ -259,6 +262,50 @@ def scenarios(game: str) -> None:
     click.echo(f"{len(rules.scenarios) - failed} passed, {failed} failed")
     if failed:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--games", type=int, default=200, show_default=True, help="How many games to play.")
+@click.option("--players", "player_count", type=int, help="Players per game (default: the game's minimum).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; each next game adds 1.")
+def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
+    """Play many seeded random games of GAME and report every rule error with its card line.
+
+    Characters are drawn with each game's seed, so all of them get played. Exits 1 when any
+    game fails."""
+    result = _build_or_report(game)
+    rules = result.rules
+    assert rules is not None
+    count = player_count or rules.min_players
+    if not rules.min_players <= count <= rules.max_players:
+        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    errors: dict[str, list[int]] = {}
+    outcomes = {"win": 0, "draw": 0, "unfinished": 0}
+    started = time.perf_counter()
+    with click.progressbar(range(seed, seed + games), label=f"{game}: {games} games", file=sys.stderr) as seeds:
+        for s in seeds:
+            picks = _drawn_picks(rules, count, s)
+            outcome = play(new_game(rules, picks, seed=s, log=False))
+            if outcome.error:
+                errors.setdefault(outcome.error, []).append(s)
+            kind = "unfinished" if outcome.reason == "unfinished" else "draw" if outcome.winner is None else "win"
+            outcomes[kind] += 1
+    elapsed = time.perf_counter() - started
+    click.echo(f"{games} games in {elapsed:.1f}s ({games / elapsed:.0f}/s): {outcomes['win']} won, "
+               f"{outcomes['draw']} drawn, {outcomes['unfinished']} unfinished, "
+               f"{sum(len(v) for v in errors.values())} with rule errors")
+    for message, seeds_failed in errors.items():
+        shown = ", ".join(str(x) for x in seeds_failed[:5]) + (" …" if len(seeds_failed) > 5 else "")
+        click.echo(f"  {message}\n    seeds: {shown} (replay one: cardsmith play {game} --seed N …)")
+    if errors:
+        sys.exit(1)
+
+
+def _drawn_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
+    names = sorted(rules.characters)
+    rng = random.Random(seed)
+    return [rng.sample(names, min(rules.picks, len(names))) for _ in range(players)]
 
 
 @main.command()

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cardsmith.cli import main
 from cardsmith.compiler.parse import parse_source
 
-COMMANDS = ["check", "build", "play", "ref", "explain", "scenarios", "demo"]
+COMMANDS = ["check", "build", "play", "ref", "explain", "scenarios", "soak", "demo"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -153,3 +153,14 @@ def test_a_saved_game_replays_exactly(tmp_path: Path) -> None:
     saved.write_text(json.dumps(data), "utf-8")
     changed = runner.invoke(main, ["play", "sakura", "--replay", str(saved), "--no-log"])
     assert changed.exit_code != 0 or "replay matches" not in changed.output
+
+
+def test_soak_plays_many_games_and_reports() -> None:
+    result = CliRunner().invoke(main, ["soak", "eatpaint", "--games", "30", "--seed", "100"])
+    assert result.exit_code == 0, result.output
+    assert "30 games in" in result.output and "0 with rule errors" in result.output
+
+
+def test_soak_refuses_a_wrong_table_size() -> None:
+    result = CliRunner().invoke(main, ["soak", "sakura", "--players", "5"])
+    assert result.exit_code == 2 and "2 to 2 players" in result.output
