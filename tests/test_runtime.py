@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardsmith.runtime.agents import ChoiceRequest, ScriptedAgent
 from cardsmith.runtime.game import Game
@@ -208,3 +210,15 @@ def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:
     assert g.move(1, "chip", guard, bank, None, other) == 0      # another card's effect
     assert g.move(1, "chip", guard, bank, None, guard) == 1      # the card's own effect
     assert g.move(1, "chip", guard, bank) == 1                   # a rule procedure
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(-2, 9)), max_size=40))
+def test_moves_conserve_tokens_and_respect_capacities(moves: list[tuple[int, int, int]]) -> None:
+    g = _mini_game()
+    holders = [z for z in g.zones if z is not None] + [z for p in g.players for z in p.zones[2:3] if z is not None]
+    holders.append(g.new_object("card", None, g.players[0], g.players[0].zones[3], {}))
+    for src, dst, amount in moves:
+        moved = g.move(amount, "chip", holders[src], holders[dst])
+        assert 0 <= moved <= max(amount, 0)
+        assert g.invariant_problems({"chip": 0}) == []
