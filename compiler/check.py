@@ -34,6 +34,7 @@ OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "k
              "uid": "int"}
 ZONE_ATTRS = {"owner": "player", "cards": "list", "size": "int"}
 PLAYER_ATTRS = {"picks": "list", "index": "int"}
+MAX_RANGE = 1000  # the largest value a written range may hold
 FIELD_TYPES = {"int", "pair", "range", "text", "bool", "enum", "set", "character", "any"}
 CARD_BUILTIN_PROPS = {"text", "invented", "note", "copies"}
 
@@ -499,8 +500,11 @@ class Checker:
                 if a.kind == "int":
                     values.append(int(a.text))
                 elif a.kind == "path" and a.text.count("-") == 1:
-                    lo, hi = a.text.split("-")
-                    values.extend(range(int(lo), int(hi) + 1))
+                    lo, hi = (int(x) for x in a.text.split("-"))
+                    if not 0 <= lo <= hi <= MAX_RANGE:
+                        self.error("E104", f"range {a.text} must run upwards within 0-{MAX_RANGE}", a.span)
+                        return None
+                    values.extend(range(lo, hi + 1))
                 else:
                     bad = "a range like 3-4 or 2"
                     break
@@ -763,6 +767,8 @@ class Checker:
         if isinstance(e, s.DeltaLit):
             return "delta"
         if isinstance(e, s.RangeLit):
+            if not 0 <= e.low <= e.high <= MAX_RANGE:
+                self.error("E104", f"range {e.low}-{e.high} must run upwards within 0-{MAX_RANGE}", e.span)
             return "range"
         if isinstance(e, s.ListLit):
             for item in e.items:

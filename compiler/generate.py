@@ -351,6 +351,7 @@ class Generator:
         elif isinstance(st, s.Repeat):
             self.emit(f"for _ in range({self.expr(st.count)}):", sp)
             with self.block():
+                self.emit("rt.tick(g)")
                 self.stmts(st.body)
         elif isinstance(st, s.Menu):
             self._menu(st)

@@ -182,7 +182,9 @@ def fn_high(g: Game, rng: tuple[int, ...]) -> int | None:
 
 
 def fn_span(g: Game, low: int, high: int) -> tuple[int, ...]:
-    return tuple(range(max(low, 0), high + 1))
+    """The range low-high (values below 0 dropped, at most 1,001 values)."""
+    low = max(low, 0)
+    return tuple(range(low, min(high, low + 1000) + 1))
 
 
 def fn_contains(g: Game, items: Any, item: Any) -> bool:

@@ -39,6 +39,7 @@ BROKEN = {
     "python lookalike": "use sakura\ncard x \"__import__('os').system('ls')\":\n    goddess yurina\n    type action\n    on_use:\n        log \"\\\"); import os #\"\n        exec(self)\n",
     "binary junk": "use sakura\n\x00\x01\x02 card \xff\n",
     "unknown game": "use chess\ncard x:\n    type attack\n",
+    "huge range": "use sakura\ncard x \"a\":\n    goddess yurina\n    type attack\n    range 0-99999999999\n    damage 1/1\n",
 }
 
 
