@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cardsmith.cli import main
@@ -196,7 +197,7 @@ def _our_texts() -> list[str]:
 
 def test_no_sentence_is_copied_from_the_seed() -> None:
     if not SEED_TEXT.exists():
-        return
+        pytest.skip("the seed text is not present")
     seed = SEED_TEXT.read_text("utf-8")
     lines = [ln.strip() for ln in seed.splitlines() if len(ln.strip()) >= 12]
     ours = _our_texts()
