@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from cardsmith.compiler.diagnostics import Diagnostic
 from cardsmith.compiler.load import BuildResult, build_sources
+from cardsmith.runtime.game import Game
 from cardsmith.runtime.rules import RuleSet
-from cardsmith.runtime.session import new_game, play
+from cardsmith.runtime.session import GameResult, new_game, play
 
 MINI_GAME = '''
 game mini "迷你":
@@ -51,3 +52,12 @@ def assert_replays_exactly(rules: RuleSet, picks: list[list[str]], seed: int, ot
     assert first.final_hash == second.final_hash
     other = play(new_game(rules, picks, seed=other_seed, trace=True))
     assert other.hashes != first.hashes
+
+
+def play_to_the_end(game: Game) -> GameResult:
+    """Play a game and assert it finished without a rule error."""
+    result = play(game)
+    picks = [p.picks for p in game.players]
+    assert result.error is None, f"seed {game.seed} {picks}: {result.error}"
+    assert result.reason != "unfinished", f"seed {game.seed} {picks} did not finish"
+    return result

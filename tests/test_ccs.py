@@ -20,7 +20,7 @@ from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game, play
-from tests.helpers import assert_replays_exactly
+from tests.helpers import assert_replays_exactly, play_to_the_end
 
 BUILT = build_game("ccs", use_cache=False, want_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
@@ -74,9 +74,7 @@ def test_random_games_on_2_4_and_10_seats() -> None:
     for seed in range(GAMES):
         picks = _picks(seed)
         game = new_game(RULES, picks, seed=seed, log=False)
-        result = play(game)
-        assert result.error is None, f"seed {seed} {picks}: {result.error}"
-        assert result.reason != "unfinished", f"seed {seed} {picks} did not finish"
+        result = play_to_the_end(game)
         cards = _physical_cards(game)
         assert sum(cards.values()) == PHYSICAL_CARDS, f"seed {seed}: {sum(cards.values())} cards"
         assert all(p.counters[mp] >= 0 for p in game.players)

@@ -10,8 +10,8 @@ import time
 from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
-from cardsmith.runtime.session import new_game, play
-from tests.helpers import assert_replays_exactly
+from cardsmith.runtime.session import new_game
+from tests.helpers import assert_replays_exactly, play_to_the_end
 
 BUILT = build_game("eatpaint", use_cache=False, want_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
@@ -76,9 +76,7 @@ def test_random_games_over_all_matchups() -> None:
     for seed in range(GAMES):
         picks = _matchup(seed)
         game = new_game(RULES, picks, seed=seed, log=False)
-        result = play(game)
-        assert result.error is None, f"seed {seed} {picks}: {result.error}"
-        assert result.reason != "unfinished", f"seed {seed} {picks} did not finish"
+        result = play_to_the_end(game)
         problems = game.invariant_problems({"ink": 0})
         assert not problems, f"seed {seed} {picks}: {problems}"
         assert game.token_total("ink") == _expected_ink(game), f"seed {seed}: INK cards were lost"
