@@ -324,12 +324,12 @@ class Checker:
         for rep, add in sym.replacements:
             proc = sym.procedures.get(rep.procedure)
             if proc is None:
-                self.error("E101", f"unknown procedure {rep.procedure!r}", rep.span,
+                self.error("E101", f"unknown procedure {rep.procedure!r}", rep.procedure_span,
                            suggestion=did_you_mean(rep.procedure, sym.procedures))
                 continue
             steps = [st.ident for st in proc.steps]
             if rep.step not in steps:
-                self.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.span,
+                self.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.step_span,
                            hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
             sc = self._scope("replace", proc.params, has_self=False, addendum=add)
             sc.names.update(self.step_scopes.get((proc.name, rep.step), {}))
@@ -408,11 +408,11 @@ class Checker:
     def _check_trigger(self, trig: s.Trigger, addendum: str | None, has_self: bool, has_this: bool) -> None:
         ev = self.sym.events.get(trig.event)
         if ev is None:
-            self.error("E101", f"unknown event {trig.event!r}", trig.span,
+            self.error("E101", f"unknown event {trig.event!r}", trig.event_span,
                        suggestion=did_you_mean(trig.event, self.sym.events))
         elif len(ev.params) != len(trig.params):
             self.error("E106", f"event {ev.name} has {len(ev.params)} parameter(s), "
-                       f"the trigger names {len(trig.params)}", trig.span)
+                       f"the trigger names {len(trig.params)}", trig.event_span)
         sc = self._scope("trigger", trig.params, has_self=has_self, has_this=has_this, addendum=addendum)
         if trig.cond is not None:
             self.expr(trig.cond, sc)

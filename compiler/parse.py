@@ -304,20 +304,21 @@ class _Builder(Transformer[Token, Any]):
         return ch
 
     def step(self, meta: Any, ch: list[Any]) -> s.Step:
-        return s.Step(ch[0], ch[1], ch[2], self._span(meta))
+        return s.Step(str(ch[0]), ch[1], ch[2], self._span(meta))
 
-    def step_id(self, meta: Any, ch: list[Any]) -> str:
-        return str(ch[0])
+    def step_id(self, meta: Any, ch: list[Any]) -> Token:
+        return ch[0]  # kept as a token so replacements can point at it
 
     def trigger_decl(self, meta: Any, ch: list[Any]) -> s.Trigger:
         name, params = ch[0], ch[1]
         cond = ch[2] if len(ch) == 5 else None
-        return s.Trigger(str(name), params, cond, ch[-1], self._span(meta), ch[-2])
+        return s.Trigger(str(name), params, cond, ch[-1], self._span(meta), ch[-2], self._tok_span(name))
 
     def replace_decl(self, meta: Any, ch: list[Any]) -> s.Replace:
-        proc, step = str(ch[0]), ch[1]
+        proc, step = ch[0], ch[1]
         cond = ch[2] if len(ch) == 5 else None
-        return s.Replace(proc, step, cond, ch[-2], ch[-1], self._span(meta))
+        return s.Replace(str(proc), str(step), cond, ch[-2], ch[-1], self._span(meta),
+                         self._tok_span(proc), self._tok_span(step))
 
     def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
         name, labels, player = str(ch[0]), ch[1], str(ch[2])

@@ -506,6 +506,7 @@ class Trigger:
     body: tuple[Stmt, ...]
     span: Span
     labels: Labels = Labels()
+    event_span: Span = NO_SPAN
 
 
 @dataclass(frozen=True)
@@ -516,6 +517,8 @@ class Replace:
     labels: Labels
     body: tuple[Stmt, ...]
     span: Span
+    procedure_span: Span = NO_SPAN
+    step_span: Span = NO_SPAN
 
 
 @dataclass(frozen=True)
