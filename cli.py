@@ -147,9 +147,7 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
     if replay_file:
         _replay(rules, game, replay_file, show_log)
         return
-    count = player_count or max(len(picks_opt), rules.min_players)
-    if not rules.min_players <= count <= rules.max_players:
-        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    count = _table_size(rules, game, player_count or max(len(picks_opt), rules.min_players))
     defaults = _default_picks(rules, count, seed)
     if picks_opt:
         picks = [_parse_picks(text, []) for text in picks_opt] + defaults[len(picks_opt):]
@@ -203,15 +201,22 @@ def _replay(rules: RuleSet, game: str, path: str, show_log: bool) -> None:
 
 
 def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
-    """Characters for seats nobody chose: the first ones in order for two players, else drawn."""
-    names = [n for n, c in rules.characters.items() if c.get("pickable", "yes") != "no"]
-    names.sort(key=lambda n: int(rules.characters[n].get("number", "0") or 0)
-               if str(rules.characters[n].get("number", "0")).isdigit() else 0)
+    """Characters for seats nobody chose: the first ones by number for two players, else drawn."""
+    def number(name: str) -> int:
+        text = str(rules.characters[name].get("number", "0"))
+        return int(text) if text.isdigit() else 0
+    names = sorted(rules.characters, key=number)
     n = rules.picks
     if players == 2 and len(names) >= 2 * n:
         return [names[0:n], names[n:2 * n]]
-    rng = random.Random(seed)
-    return [rng.sample(names, min(n, len(names))) for _ in range(players)]
+    return _drawn_picks(rules, players, seed)
+
+
+def _table_size(rules: RuleSet, game: str, count: int) -> int:
+    """The number of players, refused (exit 2) when the game is not played by that many."""
+    if not rules.min_players <= count <= rules.max_players:
+        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    return count
 
 
 def _summary(outcome: GameResult, picks: list[list[str]], seed: int) -> None:
@@ -277,9 +282,7 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
     result = _build_or_report(game)
     rules = result.rules
     assert rules is not None
-    count = player_count or rules.min_players
-    if not rules.min_players <= count <= rules.max_players:
-        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    count = _table_size(rules, game, player_count or rules.min_players)
     errors: dict[str, list[int]] = {}
     outcomes = {"win": 0, "draw": 0, "unfinished": 0}
     started = time.perf_counter()
@@ -303,6 +306,7 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
 
 
 def _drawn_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
+    """Characters for every seat, drawn with the game's seed."""
     names = sorted(rules.characters)
     rng = random.Random(seed)
     return [rng.sample(names, min(rules.picks, len(names))) for _ in range(players)]

@@ -50,17 +50,16 @@ class Checked:
 
 
 class _Scope:
-    def __init__(self, context: str, names: dict[str, str], has_self: bool, has_this: bool,
-                 addendum: str | None) -> None:
-        self.context = context
+    """The names visible in a body (with their types), and what `self`/`this`/`break` mean there."""
+
+    def __init__(self, names: dict[str, str], has_self: bool, has_this: bool) -> None:
         self.names = dict(names)  # name -> type
         self.has_self = has_self
         self.has_this = has_this
         self.loops = 0
-        self.addendum = addendum
 
     def child(self) -> _Scope:
-        sc = _Scope(self.context, self.names, self.has_self, self.has_this, self.addendum)
+        sc = _Scope(self.names, self.has_self, self.has_this)
         sc.loops = self.loops
         return sc
 
@@ -300,18 +299,18 @@ class Checker:
         self._check_clashes()
         self._check_game(sym.game)
         for v in sym.values.values():
-            sc = self._scope("value", v.params, has_self=False)
+            sc = self._scope(v.params, has_self=False)
             self.expr(v.expr, sc)
         for k in sym.keywords.values():
             if k.expr is not None:
-                self.expr(k.expr, self._scope("keyword", (), has_self=True))
+                self.expr(k.expr, self._scope((), has_self=True))
         for t in sym.timings.values():
             for o in t.opts:
                 if o.name not in ("default", "anchored"):
                     self.error("E103", f"unknown timing option {o.name!r}", o.span,
                                hint="allowed: default, anchored")
         for p in sym.procedures.values():
-            sc = self._scope("procedure", p.params, has_self=False, addendum=sym.decl_addendum.get(id(p)))
+            sc = self._scope(p.params, has_self=False)
             seen: set[str] = set()
             for st in p.steps:
                 if st.ident and st.ident in seen:
@@ -319,9 +318,9 @@ class Checker:
                 seen.add(st.ident)
                 self.step_scopes[(p.name, st.ident)] = dict(sc.names)
                 self.block(st.body, sc)
-        for trig, add in sym.triggers:
-            self._check_trigger(trig, add, has_self=False, has_this=False)
-        for rep, add in sym.replacements:
+        for trig, _ in sym.triggers:
+            self._check_trigger(trig, has_self=False, has_this=False)
+        for rep, _ in sym.replacements:
             proc = sym.procedures.get(rep.procedure)
             if proc is None:
                 self.error("E101", f"unknown procedure {rep.procedure!r}", rep.procedure_span,
@@ -331,15 +330,15 @@ class Checker:
             if rep.step not in steps:
                 self.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.step_span,
                            hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
-            sc = self._scope("replace", proc.params, has_self=False, addendum=add)
+            sc = self._scope(proc.params, has_self=False)
             sc.names.update(self.step_scopes.get((proc.name, rep.step), {}))
             if rep.cond is not None:
                 self.expr(rep.cond, sc)
             self.block(rep.body, sc)
-        for chk, add in sym.checks:
-            self.block(chk.body, self._scope("check", (), has_self=False, addendum=add))
-        for act, add in sym.actions:
-            sc = self._scope("action", (act.player,), has_self=False, addendum=add)
+        for chk, _ in sym.checks:
+            self.block(chk.body, self._scope((), has_self=False))
+        for act, _ in sym.actions:
+            sc = self._scope((act.player,), has_self=False)
             sc.names[act.player] = "player"
             if act.cond is not None:
                 self.expr(act.cond, sc)
@@ -385,9 +384,8 @@ class Checker:
             decl = table[name]
         return getattr(decl, "name_span", None) or decl.span
 
-    def _scope(self, context: str, params: tuple[str, ...], has_self: bool,
-               has_this: bool = False, addendum: str | None = None) -> _Scope:
-        return _Scope(context, {p: "any" for p in params}, has_self, has_this, addendum)
+    def _scope(self, params: tuple[str, ...], has_self: bool, has_this: bool = False) -> _Scope:
+        return _Scope({p: "any" for p in params}, has_self, has_this)
 
     def _check_game(self, game: s.Entity) -> None:
         allowed = {"players", "picks", "start", "decision"}
@@ -405,7 +403,7 @@ class Checker:
         for blk in game.blocks:
             self.error("E114", "a game has no timing blocks", blk.span)
 
-    def _check_trigger(self, trig: s.Trigger, addendum: str | None, has_self: bool, has_this: bool) -> None:
+    def _check_trigger(self, trig: s.Trigger, has_self: bool, has_this: bool) -> None:
         ev = self.sym.events.get(trig.event)
         if ev is None:
             self.error("E101", f"unknown event {trig.event!r}", trig.event_span,
@@ -413,7 +411,7 @@ class Checker:
         elif len(ev.params) != len(trig.params):
             self.error("E106", f"event {ev.name} has {len(ev.params)} parameter(s), "
                        f"the trigger names {len(trig.params)}", trig.event_span)
-        sc = self._scope("trigger", trig.params, has_self=has_self, has_this=has_this, addendum=addendum)
+        sc = self._scope(trig.params, has_self=has_self, has_this=has_this)
         if trig.cond is not None:
             self.expr(trig.cond, sc)
         self.block(trig.body, sc)
@@ -449,10 +447,10 @@ class Checker:
                 params: tuple[str, ...] = ()
             else:
                 params = timing.params
-            sc = self._scope("card", params, has_self=True, has_this=True)
+            sc = self._scope(params, has_self=True, has_this=True)
             self.block(blk.body, sc)
         for trig in card.triggers:
-            self._check_trigger(trig, None, has_self=True, has_this=True)
+            self._check_trigger(trig, has_self=True, has_this=True)
 
     def _lint_text(self, card: s.Entity, props: dict[str, Any]) -> None:
         """W201: the card text names each keyword the card has, and does not open with one it lacks.
@@ -558,7 +556,7 @@ class Checker:
                             self.error("E101", f"unknown character {name!r}", a.span,
                                        suggestion=did_you_mean(name, self.sym.characters))
         names = {f"p{i}": "player" for i in range(1, 11)}
-        sc = _Scope("scenario", names, False, False, None)  # blocks run in order in one scope
+        sc = _Scope(names, False, False)  # blocks run in order in one scope
         for blk in scen.blocks:
             self.block(blk.body, sc)
 

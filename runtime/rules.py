@@ -36,13 +36,6 @@ class CounterSpec:
 
 
 @dataclass(frozen=True)
-class TokenSpec:
-    name: str
-    label: str
-    owned: bool
-
-
-@dataclass(frozen=True)
 class CardDef:
     """A card's static data: properties and compiled timing functions."""
 
@@ -102,7 +95,6 @@ class RuleSet:
     picks: int
     zones: list[ZoneSpec]
     counters: list[CounterSpec]
-    tokens: list[TokenSpec]
     field_defaults: dict[str, Any]
     cards: dict[str, CardDef]
     characters: dict[str, dict[str, Any]]
