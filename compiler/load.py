@@ -1,29 +1,37 @@
 """Load stage: find a game's sources, run parse → check → generate, compile and cache by hash.
 
 `build_game` is the one entry point: it returns the RuleSet, or the diagnostics that
-stopped it. The compiled code object is cached (marshal) under a hash of the compiler,
-the grammar and every source, so an unchanged library reloads without parsing.
+stopped it. The compiled code object is cached (marshal, in the verified per-user cache of
+`cache.py`) under a hash of the interpreter, Lark, the compiler, the grammar and every
+source, so an unchanged library reloads without parsing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import logging
 import marshal
-import os
+import sys
+import types
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import lark
+
 from ..runtime.rules import RuleSet
 from . import syntax as s
+from .cache import Cache, open_cache
 from .check import Checked, check
 from .diagnostics import Diagnostic
 from .generate import generate
 from .parse import grammar_text, parse_source
 
 SOURCE_SUFFIX = ".csm"
+log = logging.getLogger("cardsmith.cache")
 
 
 @dataclass
@@ -58,22 +66,31 @@ def game_files(game: str) -> list[Path]:
     return sorted(folder.rglob(f"*{SOURCE_SUFFIX}"))
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("CARDSMITH_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "cardsmith")
-    return Path(base)
-
-
 @lru_cache(maxsize=1)
 def _compiler_fingerprint() -> bytes:
-    """A hash of the grammar, the compiler and the runtime: a cached build is only reused by
-    the same code that made it."""
-    h = hashlib.sha256(grammar_text().encode())
+    """What a cached build depends on besides the sources: the grammar, the compiler and the
+    runtime, and the interpreter and Lark versions (marshalled code is only valid for the
+    Python that wrote it)."""
+    h = hashlib.sha256()
+    parts = [importlib.util.MAGIC_NUMBER, sys.version.encode(), lark.__version__.encode(),
+             grammar_text().encode()]
     package = Path(__file__).parent.parent
     for folder in ("compiler", "runtime"):
         for path in sorted((package / folder).glob("*.py")):
-            h.update(path.name.encode() + path.read_bytes())
+            parts += [path.name.encode(), path.read_bytes()]
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big") + part)
     return h.digest()
+
+
+def _cache_key(sources: dict[str, str]) -> str:
+    """A name for the build of these sources: every part is length-prefixed, so no two
+    different source sets share one."""
+    h = hashlib.sha256(_compiler_fingerprint())
+    for path in sorted(sources):
+        for part in (path.encode(), sources[path].encode("utf-8", "surrogatepass")):
+            h.update(len(part).to_bytes(8, "big") + part)
+    return h.hexdigest()
 
 
 def read_sources(paths: list[Path]) -> tuple[dict[str, str], list[Diagnostic]]:
@@ -91,18 +108,12 @@ def read_sources(paths: list[Path]) -> tuple[dict[str, str], list[Diagnostic]]:
 
 def build_sources(sources: dict[str, str], use_cache: bool = True, want_model: bool = False) -> BuildResult:
     """Build a game from source texts (path → text)."""
-    key = hashlib.sha256(_compiler_fingerprint())
-    for path in sorted(sources):
-        key.update(path.encode() + b"\0" + sources[path].encode() + b"\0")
-    digest = key.hexdigest()
-    cache_file = cache_dir() / f"{digest}.bin"
-    if use_cache and not want_model and cache_file.exists():
-        try:
-            payload = marshal.loads(cache_file.read_bytes())
-            rules = _exec(payload["code"], payload["line_map"])
+    cache = open_cache() if use_cache else None
+    entry = f"{_cache_key(sources)}.bin"
+    if cache is not None and not want_model:
+        rules = _load_cached(cache, entry)
+        if rules is not None:
             return BuildResult(rules, [], sources, from_cache=True)
-        except (ValueError, EOFError, KeyError, TypeError):
-            pass  # a damaged cache entry is rebuilt
     files: list[s.SourceFile] = []
     diags: list[Diagnostic] = []
     for path, text in sources.items():
@@ -115,17 +126,27 @@ def build_sources(sources: dict[str, str], use_cache: bool = True, want_model: b
         return BuildResult(None, diags, sources, checked)
     python_source, line_map = generate(checked)
     code = compile(python_source, f"<cardsmith:{checked.symbols.game.name if checked.symbols.game else '?'}>", "exec")
-    if use_cache:
-        try:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_suffix(".tmp")
-            tmp.write_bytes(marshal.dumps({"code": code, "line_map": line_map}))
-            tmp.replace(cache_file)
-        except OSError:
-            pass  # caching is an optimisation only
+    if cache is not None:
+        cache.write(entry, marshal.dumps({"code": code, "line_map": line_map}))
     rules = _exec(code, line_map)
     cards = len(checked.symbols.cards)
     return BuildResult(rules, diags, sources, checked, python_source, stats={"cards": cards})
+
+
+def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
+    """The rules of a verified cache entry, or None (with a warning) when it cannot be used."""
+    payload = cache.read(entry)
+    if payload is None:
+        return None
+    try:
+        data = marshal.loads(payload)
+        code, line_map = data["code"], data["line_map"]
+        if not isinstance(code, types.CodeType) or not isinstance(line_map, dict):
+            raise TypeError("unexpected entry layout")
+        return _exec(code, line_map)
+    except Exception as err:  # noqa: BLE001 - a bad entry of any kind is rebuilt, never fatal
+        log.warning("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
+        return None
 
 
 def _exec(code: Any, line_map: dict[int, tuple[str, int]]) -> RuleSet:
@@ -160,7 +181,7 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
         if game is None:
             continue
         if game not in bundled_games():
-            line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("use"))
+            line = next(i for i, ln in enumerate(s.source_lines(text), 1) if ln.startswith("use"))
             diags.append(Diagnostic("E107", f"unknown game {game!r}", s.Span(path, line, 5, line, 5 + len(game)),
                                     hint="bundled games: " + ", ".join(bundled_games())))
             continue
@@ -172,7 +193,7 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
 
 
 def _used_game(text: str) -> str | None:
-    for line in text.splitlines():
+    for line in s.source_lines(text):
         stripped = line.strip()
         if stripped.startswith("use ") and not line.startswith((" ", "\t")):
             return stripped[4:].split("#")[0].strip()

@@ -69,4 +69,4 @@ def test_the_cache_is_used_and_keyed_by_content(tmp_path: Path, monkeypatch: pyt
     assert first.ok and not first.from_cache
     assert again.from_cache and again.rules is not None
     assert not changed.from_cache
-    assert len(list(tmp_path.glob("*.bin"))) == 2
+    assert len([p for p in tmp_path.glob("*.bin") if not p.name.startswith("grammar-")]) == 2

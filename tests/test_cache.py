@@ -1,0 +1,165 @@
+"""The on-disk caches: private to the user, verified before use, keyed by everything they
+depend on; a planted or broken entry is skipped and rebuilt, never run or fatal."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import marshal
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cardsmith.compiler import cache as cache_mod
+from cardsmith.compiler import load
+from cardsmith.compiler.cache import Cache, open_cache
+from cardsmith.compiler.load import _cache_key, build_sources
+from tests.helpers import MINI_GAME
+
+SOURCES = {"mini.csm": MINI_GAME}
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("CARDSMITH_CACHE", str(where))
+    return where
+
+
+def _entry(folder: Path) -> Path:
+    return folder / f"{_cache_key(SOURCES)}.bin"
+
+
+def test_the_cache_folder_is_private_and_entries_are_tagged(folder: Path) -> None:
+    first = build_sources(SOURCES)
+    assert first.ok and not first.from_cache
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "key").stat().st_mode) == 0o600
+    assert stat.S_IMODE(_entry(folder).stat().st_mode) == 0o600
+    assert build_sources(SOURCES).from_cache
+    assert not list(folder.glob(".tmp-*")), "temporary files are renamed or removed"
+
+
+def test_the_grammar_tables_never_go_to_the_shared_temp_folder(
+        folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardsmith.compiler.parse import parser
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    for _ in range(2):  # build, then load from the cache
+        parser.cache_clear()
+        assert parser().parse("use x\n") is not None
+    assert list(shared.iterdir()) == []
+    assert [p.name for p in folder.glob("grammar-*.bin")]
+
+
+def test_a_planted_entry_is_never_run(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    build_sources(SOURCES)
+    marker = folder.parent / "pwned"
+    evil = compile(f"open({str(marker)!r}, 'w').write('x')", "<evil>", "exec")
+    for payload in (marshal.dumps({"code": evil, "line_map": {}}),
+                    marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "line_map": {}})):
+        _entry(folder).write_bytes(b"\0" * 32 + payload)
+        with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+            again = build_sources(SOURCES)
+        assert again.ok and not again.from_cache
+        assert not marker.exists()
+        assert "not written by this user's cardsmith" in caplog.text
+
+
+def test_a_verified_entry_whose_code_raises_is_rebuilt(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    build_sources(SOURCES)
+    store = open_cache()
+    assert store is not None
+    broken = compile("raise RuntimeError('bad entry')", "<broken>", "exec")
+    store.write(_entry(folder).name, marshal.dumps({"code": broken, "line_map": {}}))
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        again = build_sources(SOURCES)
+    assert again.ok and not again.from_cache and "RuntimeError" in caplog.text
+    assert build_sources(SOURCES).from_cache  # the rebuild replaced the entry
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling link", "truncated"])
+def test_entries_that_are_not_files_are_skipped(folder: Path, kind: str, caplog: pytest.LogCaptureFixture) -> None:
+    build_sources(SOURCES)
+    entry = _entry(folder)
+    entry.unlink()
+    if kind == "folder":
+        entry.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    elif kind == "dangling link":
+        entry.symlink_to(folder / "nowhere")
+    else:
+        entry.write_bytes(b"short")
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        again = build_sources(SOURCES)   # a FIFO must not block this read
+    assert again.ok and not again.from_cache
+    assert "skipped" in caplog.text
+
+
+def test_a_folder_others_can_write_turns_the_cache_off(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    folder.mkdir(mode=0o700)
+    os.chmod(folder, 0o777)
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        result = build_sources(SOURCES)
+        assert result.ok and not build_sources(SOURCES).from_cache
+    assert "can be written by other users" in caplog.text
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="changing a folder's owner needs root")
+def test_a_folder_of_another_user_turns_the_cache_off(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    folder.mkdir(mode=0o700)
+    os.chown(folder, 12345, 12345)
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        assert open_cache() is None
+    assert "belongs to another user" in caplog.text
+
+
+def test_a_key_others_can_read_is_refused(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    assert open_cache() is not None
+    os.chmod(folder / "key", 0o644)
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        assert open_cache() is None
+    assert "can be read by other users" in caplog.text
+
+
+def test_an_entry_written_with_another_key_is_refused(folder: Path) -> None:
+    store = open_cache()
+    assert store is not None
+    Cache(folder, b"k" * 32).write("x.bin", b"payload")
+    assert store.read("x.bin") is None
+    store.write("x.bin", b"payload")
+    assert store.read("x.bin") == b"payload"
+
+
+def test_the_key_covers_the_interpreter_and_lark(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _cache_key(SOURCES)
+    load._compiler_fingerprint.cache_clear()
+    monkeypatch.setattr(importlib.util, "MAGIC_NUMBER", b"\x00\x00\r\n")
+    try:
+        assert _cache_key(SOURCES) != before
+        load._compiler_fingerprint.cache_clear()
+        monkeypatch.undo()
+        monkeypatch.setattr(load.lark, "__version__", "0.0.1")
+        assert _cache_key(SOURCES) != before
+    finally:
+        monkeypatch.undo()
+        load._compiler_fingerprint.cache_clear()
+    assert _cache_key(SOURCES) == before
+
+
+def test_different_source_sets_never_share_a_key() -> None:
+    one = {"a.csm": "x\0b.csm\0y"}
+    two = {"a.csm": "x", "b.csm": "y"}
+    assert _cache_key(one) != _cache_key(two)
+
+
+def test_the_cache_root_defaults_to_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CARDSMITH_CACHE", raising=False)
+    root = cache_mod.cache_root()
+    assert "cardsmith" in root.parts and not str(root).startswith(tempfile.gettempdir())
