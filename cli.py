@@ -147,7 +147,7 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
     if replay_file:
         _replay(rules, game, replay_file, show_log)
         return
-    count = _table_size(rules, game, player_count or max(len(picks_opt), rules.min_players))
+    count = _table_size(rules, game, player_count or max(len(picks_opt), rules.table.min_players))
     defaults = _default_picks(rules, count, seed)
     if picks_opt:
         picks = [_parse_picks(text, []) for text in picks_opt] + defaults[len(picks_opt):]
@@ -206,7 +206,7 @@ def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
         text = str(rules.characters[name].get("number", "0"))
         return int(text) if text.isdigit() else 0
     names = sorted(rules.characters, key=number)
-    n = rules.picks
+    n = rules.table.picks
     if players == 2 and len(names) >= 2 * n:
         return [names[0:n], names[n:2 * n]]
     return _drawn_picks(rules, players, seed)
@@ -214,8 +214,8 @@ def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
 
 def _table_size(rules: RuleSet, game: str, count: int) -> int:
     """The number of players, refused (exit 2) when the game is not played by that many."""
-    if not rules.min_players <= count <= rules.max_players:
-        _fail(f"{game} is played by {rules.min_players} to {rules.max_players} players")
+    if not rules.table.min_players <= count <= rules.table.max_players:
+        _fail(f"{game} is played by {rules.table.min_players} to {rules.table.max_players} players")
     return count
 
 
@@ -282,7 +282,7 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
     result = _build_or_report(game)
     rules = result.rules
     assert rules is not None
-    count = _table_size(rules, game, player_count or rules.min_players)
+    count = _table_size(rules, game, player_count or rules.table.min_players)
     errors: dict[str, list[int]] = {}
     outcomes = {"win": 0, "draw": 0, "unfinished": 0}
     started = time.perf_counter()
@@ -309,7 +309,7 @@ def _drawn_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
     """Characters for every seat, drawn with the game's seed."""
     names = sorted(rules.characters)
     rng = random.Random(seed)
-    return [rng.sample(names, min(rules.picks, len(names))) for _ in range(players)]
+    return [rng.sample(names, min(rules.table.picks, len(names))) for _ in range(players)]
 
 
 @main.command()
@@ -336,7 +336,7 @@ def demo(out_dir: str, seed: int) -> None:
         (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
         click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
         rules = result.rules
-        picks = _default_picks(rules, rules.min_players, seed)
+        picks = _default_picks(rules, rules.table.min_players, seed)
         outcome = play(new_game(rules, picks, seed=seed))
         for line in outcome.log[-8:]:
             click.echo(f"    {line}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runtime.rules import TableSpec
 from . import syntax as s
 from .diagnostics import Diagnostic, did_you_mean
 from .symbols import CounterInfo, FieldInfo, Symbols, ZoneInfo
@@ -35,6 +36,8 @@ OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "k
 ZONE_ATTRS = {"owner": "player", "cards": "list", "size": "int"}
 PLAYER_ATTRS = {"picks": "list", "index": "int"}
 MAX_RANGE = 1000  # the largest value a written range may hold
+MAX_PLAYERS = 64
+MAX_PICKS = 16
 FIELD_TYPES = {"int", "pair", "range", "text", "bool", "enum", "set", "character", "any"}
 CARD_BUILTIN_PROPS = {"text", "invented", "note", "copies"}
 
@@ -47,6 +50,7 @@ class Checked:
     resolution: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     types: dict[int, str] = field(default_factory=dict)
     card_props: dict[str, dict[str, Any]] = field(default_factory=dict)
+    table: TableSpec = TableSpec(2, 2, 1)
 
 
 class _Scope:
@@ -57,10 +61,19 @@ class _Scope:
         self.has_self = has_self
         self.has_this = has_this
         self.loops = 0
+        self.once_outer: frozenset[str] | None = None  # inside a `once`: the names from outside it
 
     def child(self) -> _Scope:
         sc = _Scope(self.names, self.has_self, self.has_this)
         sc.loops = self.loops
+        sc.once_outer = self.once_outer
+        return sc
+
+    def once_body(self, params: tuple[str, ...]) -> _Scope:
+        """The scope of a `once` block: it runs later, on its own, outside any loop."""
+        sc = self.child()
+        sc.loops = 0
+        sc.once_outer = frozenset(self.names) - frozenset(params)
         return sc
 
 
@@ -393,6 +406,7 @@ class Checker:
             if p.name not in allowed:
                 self.error("E113", f"unknown game property {p.name!r}", p.span,
                            hint="allowed: " + ", ".join(sorted(allowed)), suggestion=did_you_mean(p.name, allowed))
+        self.checked.table = self._table(game)
         start = game.prop("start")
         if start is None or not start.atoms:
             self.error("E115", "the game needs `start PROCEDURE`, the procedure that plays a game",
@@ -402,6 +416,43 @@ class Checker:
                        suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
         for blk in game.blocks:
             self.error("E114", "a game has no timing blocks", blk.span)
+
+    def _table(self, game: s.Entity) -> TableSpec:
+        """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""
+        low = high = 2
+        players = game.prop("players")
+        if players is not None:
+            words = players.words()
+            bounds = words[0].split("..") if len(words) == 1 else []
+            if bounds and all(b.isascii() and b.isdecimal() for b in bounds) and len(bounds) <= 2:
+                low, high = int(bounds[0]), int(bounds[-1])
+            if not bounds or not 1 <= low <= high <= MAX_PLAYERS or not all(
+                    b.isascii() and b.isdecimal() for b in bounds):
+                self.error("E104", f"`players` needs a number or a range like 2..10 within 1..{MAX_PLAYERS}",
+                           players.span)
+                low = high = 2
+        picks = game.prop("picks")
+        if picks is None:
+            return TableSpec(low, high, 1)
+        words = picks.words()
+        count = words[0] if words else ""
+        rest = words[1:]
+        different = unique = False
+        by = None
+        if rest[:1] == ["different"]:
+            different, rest = True, rest[1:]
+            if rest[:1] == ["by"] and len(rest) >= 2:
+                by, rest = rest[1], rest[2:]
+        if rest[:1] == ["unique"]:
+            unique, rest = True, rest[1:]
+        if not (count.isascii() and count.isdecimal() and 1 <= int(count) <= MAX_PICKS) or rest:
+            self.error("E104", f"`picks` needs a number 1..{MAX_PICKS}, then optionally "
+                       "`different`, `different by OPTION` and `unique`", picks.span,
+                       hint="e.g. `picks 2 different by number`")
+            return TableSpec(low, high, 1)
+        if by is not None and not any(o.name == by for c in self.sym.characters.values() for o in c.opts):
+            self.error("E101", f"no character has the option {by!r}", picks.span)
+        return TableSpec(low, high, int(count), different, by, unique)
 
     def _check_trigger(self, trig: s.Trigger, has_self: bool, has_this: bool) -> None:
         ev = self.sym.events.get(trig.event)
@@ -570,6 +621,7 @@ class Checker:
         sym = self.sym
         if isinstance(st, s.Let):
             t = self._let_value(st.value, sc)
+            self._outer_write(st.name, st.span, sc)
             sc.names[st.name] = t
         elif isinstance(st, s.Assign):
             self._target(st.target, sc)
@@ -620,6 +672,9 @@ class Checker:
             self.expr(st.cond, sc)
         elif isinstance(st, s.Return):
             if st.value is not None:
+                if sc.once_outer is not None:
+                    self.error("E112", "a `once` block cannot return a value", st.span,
+                               hint="`return` alone ends the block")
                 self._let_value(st.value, sc)
         elif isinstance(st, s.End):
             if st.kind == "win":
@@ -642,6 +697,7 @@ class Checker:
             self.block(st.orelse, sc.child())
         elif isinstance(st, s.For):
             self.expr(st.iterable, sc)
+            self._outer_write(st.var, st.span, sc)
             inner = sc.child()
             inner.names[st.var] = "any"
             inner.loops += 1
@@ -669,7 +725,7 @@ class Checker:
                 self.error("E106", f"event {ev.name} has {len(ev.params)} parameter(s)", st.span)
             if st.until is not None and st.until not in sym.events:
                 self.error("E101", f"unknown event {st.until!r}", st.span, suggestion=did_you_mean(st.until, sym.events))
-            inner = sc.child()
+            inner = sc.once_body(st.params)
             for p in st.params:
                 inner.names[p] = "any"
             if st.cond is not None:
@@ -714,10 +770,17 @@ class Checker:
         self.expect_type(st.source, sc, ("zone", "obj"), "a zone or an object")
         self.expect_type(st.dest, sc, ("zone", "obj"), "a zone or an object")
 
+    def _outer_write(self, name: str, span: s.Span, sc: _Scope) -> None:
+        """W203 when a `once` block assigns a variable of the block around it."""
+        if sc.once_outer is not None and name in sc.once_outer:
+            self.warn("W203", f"this `once` block changes {name!r}, a variable of the block around it",
+                      span, hint="the change happens when the event does, after that block has run")
+
     def _target(self, target: s.Expr, sc: _Scope) -> str:
         if isinstance(target, s.Name):
             if target.ident in sc.names:
                 self.checked.resolution[id(target)] = ("local", target.ident)
+                self._outer_write(target.ident, target.span, sc)
                 return sc.names[target.ident]
             info = self.sym.counters.get(target.ident)
             if info is not None and not info.per_player:

@@ -8,7 +8,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .syntax import Span
+from ..runtime.display import printable
+from .syntax import Span, source_lines
 
 # code -> (title, long explanation). `cardsmith explain CODE` prints these.
 CODES: dict[str, tuple[str, str]] = {
@@ -43,7 +44,9 @@ CODES: dict[str, tuple[str, str]] = {
              "example a zone where a number is expected."),
     "E111": ("not assignable", "Only counters, flags, object fields and local variables can be "
              "assigned to."),
-    "E112": ("break outside a loop", "`break` leaves the innermost while, for, repeat or the menu "
+    "E112": ("misplaced break or return", "`return` with a value has no meaning in a `once` block, "
+             "which runs on its own when its event happens. "
+             "`break` leaves the innermost while, for, repeat or the menu "
              "loop; it has no meaning elsewhere."),
     "E113": ("unknown card property", "A card or scenario property is not a declared field and "
              "not one of the built-in properties."),
@@ -53,6 +56,13 @@ CODES: dict[str, tuple[str, str]] = {
     "W201": ("card text disagrees with definition", "The card's printed text names a keyword or "
              "a number that its definition does not have, or the other way round."),
     "W202": ("unused declaration", "A declaration is never referred to."),
+    "W203": ("variable changed later", "A `once` block assigns a variable of the block around it. "
+             "The `once` block runs when its event happens, after the block around it has "
+             "finished, so the change is seen only by other `once` blocks that read the variable."),
+    "W204": ("bidirectional control character", "The source holds a Unicode character that "
+             "changes the direction of text (U+202A-U+202E, U+2066-U+2069, …). Editors show the "
+             "text reordered, so a line can read differently from how it runs (the \"Trojan "
+             "Source\" attack). Remove it; write right-to-left text without control characters."),
 }
 
 
@@ -87,24 +97,33 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def render(diag: Diagnostic, source_lines: list[str] | None) -> str:
-    """Render a diagnostic as `file:line:col: severity[CODE]: message`, source line, caret, hint."""
-    out = [f"{diag.span}: {diag.severity}[{diag.code}]: {diag.message}"]
-    if source_lines and 1 <= diag.span.line <= len(source_lines):
-        line = source_lines[diag.span.line - 1].rstrip("\n").replace("\t", "    ")
-        prefix = line[: max(diag.span.col - 1, 0)]
+def render(diag: Diagnostic, lines: list[str] | None) -> str:
+    """Render a diagnostic as `file:line:col: severity[CODE]: message`, source line, caret, hint.
+
+    Everything taken from a source is passed through `printable`, so a source cannot send
+    control sequences to the reader's terminal."""
+    out = [printable(f"{diag.span}: {diag.severity}[{diag.code}]: {diag.message}")]
+    if lines and 1 <= diag.span.line <= len(lines):
+        line = lines[diag.span.line - 1]
+        start = max(diag.span.col - 1, 0)
         if diag.span.end_line == diag.span.line and diag.span.end_col > diag.span.col:
-            marked = line[diag.span.col - 1: diag.span.end_col - 1]
+            marked = line[start: diag.span.end_col - 1]
         else:
-            marked = line[diag.span.col - 1: diag.span.col] or " "
+            marked = line[start: start + 1] or " "
         gutter = f"{diag.span.line:>5} | "
-        out.append(gutter + line)
-        out.append(" " * (len(gutter) + display_width(prefix)) + "^" * max(display_width(marked), 1))
+        out.append(gutter + _shown(line))
+        out.append(" " * (len(gutter) + display_width(_shown(line[:start])))
+                   + "^" * max(display_width(_shown(marked)), 1))
     if diag.suggestion:
-        out.append(f"      = did you mean `{diag.suggestion}`?")
+        out.append(printable(f"      = did you mean `{diag.suggestion}`?"))
     if diag.hint:
-        out.append(f"      = hint: {diag.hint}")
+        out.append(printable(f"      = hint: {diag.hint}"))
     return "\n".join(out)
+
+
+def _shown(source: str) -> str:
+    """A piece of a source line as printed: tabs as four spaces, control characters escaped."""
+    return printable(source.replace("\t", "    "))
 
 
 def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
@@ -113,7 +132,7 @@ def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
     parts = []
     for d in diags:
         if d.span.file not in cache:
-            cache[d.span.file] = sources.get(d.span.file, "").splitlines()
+            cache[d.span.file] = source_lines(sources.get(d.span.file, ""))
         parts.append(render(d, cache[d.span.file]))
     errors = sum(1 for d in diags if d.severity == "error")
     warnings = len(diags) - errors

@@ -22,12 +22,12 @@ from typing import Any
 
 import lark
 
-from ..runtime.rules import RuleSet
+from ..runtime.rules import GENERATED_PREFIX, RuleSet
 from . import syntax as s
 from .cache import Cache, open_cache
 from .check import Checked, check
 from .diagnostics import Diagnostic
-from .generate import generate
+from .generate import GenerateError, generate
 from .parse import grammar_text, parse_source
 
 SOURCE_SUFFIX = ".csm"
@@ -124,13 +124,28 @@ def build_sources(sources: dict[str, str], use_cache: bool = True, want_model: b
     diags.extend(check_diags)
     if any(d.severity == "error" for d in diags):
         return BuildResult(None, diags, sources, checked)
-    python_source, line_map = generate(checked)
-    code = compile(python_source, f"<cardsmith:{checked.symbols.game.name if checked.symbols.game else '?'}>", "exec")
+    line_map: dict[int, tuple[str, int]] = {}
+    try:
+        python_source, line_map = generate(checked)
+        code = compile(python_source, GENERATED_PREFIX + (checked.symbols.game.name if checked.symbols.game else "?") + ">", "exec")
+    except GenerateError as err:
+        return BuildResult(None, diags + [_too_complex(err.span)], sources, checked)
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as err:
+        lineno = getattr(err, "lineno", None) or 0
+        mapped = [src for n, src in sorted(line_map.items()) if n <= lineno]
+        where = s.Span(mapped[-1][0], mapped[-1][1], 1, mapped[-1][1], 2) if mapped else \
+            s.Span(next(iter(sources), "<input>"), 1, 1, 1, 2)
+        return BuildResult(None, diags + [_too_complex(where)], sources, checked)
     if cache is not None:
         cache.write(entry, marshal.dumps({"code": code, "line_map": line_map}))
     rules = _exec(code, line_map)
     cards = len(checked.symbols.cards)
     return BuildResult(rules, diags, sources, checked, python_source, stats={"cards": cards})
+
+
+def _too_complex(span: s.Span) -> Diagnostic:
+    return Diagnostic("E004", "this declaration is too complex to compile", span,
+                      hint="split it into smaller procedures or `let` steps")
 
 
 def _load_cached(cache: Cache, entry: str) -> RuleSet | None:

@@ -7,11 +7,17 @@ file is still read.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import logging
+import marshal
 import re
+import sys
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     LarkError,
@@ -21,13 +27,21 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
+from lark.lexer import TerminalDef
 
+from ..runtime.limits import MAX_NUMBER
 from . import syntax as s
+from .cache import open_cache
 from .diagnostics import Diagnostic
 
+log = logging.getLogger("cardsmith.cache")
+
 MAX_FILE_BYTES = 4_000_000
-MAX_NESTING = 64
+MAX_BRACKETS = 32      # ( and [ open at once
+MAX_BLOCKS = 24        # indented blocks inside one declaration
+MAX_EXPR_DEPTH = 48    # operators and calls inside one another (a chain `a + b + c` counts 2)
 
 FULLWIDTH = {
     "：": ":", "，": ",", "（": "(", "）": ")", "＝": "=", "＋": "+", "－": "-", "＜": "<",
@@ -57,31 +71,53 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def parser(strict: bool = False) -> Lark:
-    """The LALR parser (built once per process; Lark caches the tables on disk)."""
-    return Lark(
-        grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
-        maybe_placeholders=False, strict=strict, cache=not strict,
-    )
+    """The LALR parser, built once per process. Its tables are kept in the verified
+    per-user cache (`cache.py`), never in a shared folder."""
+    if strict:
+        return _build_parser(strict=True)
+    cache = open_cache()
+    key = hashlib.sha256(b"\0".join([importlib.util.MAGIC_NUMBER, sys.version.encode(),
+                                      lark.__version__.encode(), grammar_text().encode()]))
+    entry = f"grammar-{key.hexdigest()}.bin"
+    if cache is not None:
+        payload = cache.read(entry)
+        if payload is not None:
+            try:
+                return Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter())
+            except Exception as err:  # noqa: BLE001 - a bad entry is rebuilt, never fatal
+                log.warning("cache entry %s skipped and rebuilt: %s", entry, type(err).__name__)
+    built = _build_parser(strict=False)
+    if cache is not None:
+        data, memo = built.memo_serialize([TerminalDef, Rule])
+        data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
+        cache.write(entry, marshal.dumps({"data": data, "memo": memo}))
+    return built
 
 
-_TOP = re.compile(r"^[^\s#]", re.MULTILINE)
+def _build_parser(strict: bool) -> Lark:
+    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=False, strict=strict)
+
+
+_TOP = re.compile(r"^[^\s#]")
+# what the pre-scan looks at: strings and comments (skipped), brackets, numbers, line starts
+_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[(\[]|[)\]]|(?<!\w)[0-9]+|\n[ \t]*')
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def split_items(text: str) -> list[tuple[int, str]]:
     """Cut a file into (first line number, text) chunks, one per top-level declaration."""
-    lines = text.splitlines(keepends=True)
     chunks: list[tuple[int, list[str]]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if _TOP.match(line) or not chunks:
             chunks.append((number, [line]))
         else:
             chunks[-1][1].append(line)
     result = []
     for start, chunk in chunks:
-        body = "".join(chunk)
-        if not body.endswith("\n"):
-            body += "\n"
-        result.append((start, body))
+        body = "\n".join(chunk)
+        if body.strip():
+            result.append((start, body if body.endswith("\n") else body + "\n"))
     return result
 
 
@@ -92,13 +128,15 @@ def parse_source(path: str, text: str) -> tuple[s.SourceFile, list[Diagnostic]]:
         diags.append(Diagnostic("E004", f"file is larger than {MAX_FILE_BYTES} bytes",
                                 s.Span(path, 1, 1, 1, 2), hint="split the library into several files"))
         return s.SourceFile(path, text, ()), diags
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark is accepted and ignored
+    diags.extend(_bidi_warnings(path, text))
     items: list[s.Decl] = []
     for start, chunk in split_items(text):
-        if not chunk.strip() or chunk.lstrip().startswith("#") and not _has_code(chunk):
+        if chunk.lstrip().startswith("#") and not _has_code(chunk):
             continue
-        depth_problem = _nesting_problem(path, start, chunk)
-        if depth_problem:
-            diags.append(depth_problem)
+        problem = _prescan(path, start, chunk)
+        if problem:
+            diags.append(problem)
             continue
         try:
             tree = parser().parse(chunk)
@@ -109,6 +147,8 @@ def parse_source(path: str, text: str) -> tuple[s.SourceFile, list[Diagnostic]]:
         except DedentError as err:
             diags.append(Diagnostic("E003", "inconsistent indentation", _first_span(path, start, chunk),
                                     hint=str(err).split("\n")[0]))
+        except _BuildError as err:
+            diags.append(err.diagnostic)
         except VisitError as err:
             inner = err.orig_exc
             if isinstance(inner, _BuildError):
@@ -127,38 +167,76 @@ def parse_source(path: str, text: str) -> tuple[s.SourceFile, list[Diagnostic]]:
     return s.SourceFile(path, text, tuple(items)), diags
 
 
+def _bidi_warnings(path: str, text: str) -> list[Diagnostic]:
+    """W204 for each bidirectional control character: it can make code read differently
+    from how it runs (the "Trojan Source" attack)."""
+    found = []
+    for match in BIDI_CONTROLS.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        found.append(Diagnostic(
+            "W204", f"bidirectional control character U+{ord(match.group()):04X}",
+            s.Span(path, line, col, line, col + 1), severity="warning",
+            hint="it can make the source read differently from how it runs; remove it"))
+    return found
+
+
 def _has_code(chunk: str) -> bool:
-    return any(line.strip() and not line.strip().startswith("#") for line in chunk.splitlines())
+    return any(line.strip() and not line.strip().startswith("#") for line in chunk.split("\n"))
 
 
 def _first_span(path: str, start: int, chunk: str) -> s.Span:
-    first = chunk.splitlines()[0] if chunk else ""
+    first = chunk.split("\n", 1)[0]
     return s.Span(path, start, 1, start, max(len(first), 1) + 1)
 
 
-def _nesting_problem(path: str, start: int, chunk: str) -> Diagnostic | None:
-    depth = 0
-    for offset, line in enumerate(chunk.splitlines()):
-        indent = (len(line) - len(line.lstrip(" \t"))) // 2
-        for col, ch in enumerate(line, start=1):
-            if ch in "([":
-                depth += 1
-                if depth + indent > MAX_NESTING:
-                    return Diagnostic("E004", f"nesting deeper than {MAX_NESTING} levels",
-                                      s.Span(path, start + offset, col, start + offset, col + 1),
-                                      hint="flatten the expression with `let` variables")
-            elif ch in ")]":
-                depth = max(depth - 1, 0)
-        if indent > MAX_NESTING:
-            return Diagnostic("E004", f"indentation deeper than {MAX_NESTING} levels",
-                              s.Span(path, start + offset, 1, start + offset, 2))
+def _prescan(path: str, start: int, chunk: str) -> Diagnostic | None:
+    """Limits checked before parsing: bracket nesting, block nesting (indentation levels,
+    however wide) and the size of written numbers. Strings and comments are skipped."""
+    brackets = 0
+    levels = [0]
+    line = start
+    line_start = 0
+    for match in _SCAN.finditer(chunk):
+        token = match.group()
+        first = token[0]
+        if first == "\n":
+            line += 1
+            line_start = match.start() + 1
+            rest = chunk[match.end():match.end() + 1]
+            if brackets or rest in ("", "\n", "\r", "#"):
+                continue  # inside brackets, or a blank or comment line: no block change
+            width = token.count(" ") + token.count("\t") * _Indenter.tab_len
+            while width < levels[-1]:
+                levels.pop()
+            if width > levels[-1]:
+                levels.append(width)
+                if len(levels) - 1 > MAX_BLOCKS:
+                    return _limit(path, line, 1, f"blocks nested deeper than {MAX_BLOCKS} levels",
+                                  "move the inner part into a procedure")
+        elif first in "([":
+            brackets += 1
+            if brackets > MAX_BRACKETS:
+                col = match.start() - line_start + 1
+                return _limit(path, line, col, f"brackets nested deeper than {MAX_BRACKETS} levels",
+                              "flatten the expression with `let` variables")
+        elif first in ")]":
+            brackets = max(brackets - 1, 0)
+        elif first.isdigit() and (len(token) > len(str(MAX_NUMBER)) or int(token) > MAX_NUMBER):
+            col = match.start() - line_start + 1
+            return Diagnostic("E104", f"number larger than {MAX_NUMBER:,}", s.Span(
+                path, line, col, line, col + len(token)), hint="numbers in rules are small")
     return None
+
+
+def _limit(path: str, line: int, col: int, message: str, hint: str) -> Diagnostic:
+    return Diagnostic("E004", message, s.Span(path, line, col, line, col + 1), hint=hint)
 
 
 def _syntax_diagnostic(path: str, offset: int, chunk: str, err: UnexpectedInput) -> Diagnostic:
     line = (err.line if isinstance(err.line, int) and err.line > 0 else 1)
     col = (err.column if isinstance(err.column, int) and err.column > 0 else 1)
-    lines = chunk.splitlines()
+    lines = chunk.split("\n")
     text_line = lines[line - 1] if 0 < line <= len(lines) else ""
     span = s.Span(path, line + offset, col, line + offset, col + 1)
     if isinstance(err, UnexpectedCharacters):
@@ -216,6 +294,13 @@ def _side(text: str) -> int | None:
     return None if text == "-" else int(text)
 
 
+# Lark rules that nest an expression one level deeper in the syntax model (and in the
+# generated Python); `sum` and `product` add one level per operator.
+_EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "attr", "call",
+                         "index", "list_lit"})
+_CHAIN_RULES = frozenset({"sum", "product"})
+
+
 @v_args(meta=True)
 class _Builder(Transformer[Token, Any]):
     """Turns the Lark tree into syntax-model dataclasses."""
@@ -224,6 +309,22 @@ class _Builder(Transformer[Token, Any]):
         super().__init__()
         self.path = path
         self.offset = line_offset
+        self.depth = 0
+
+    def _transform_tree(self, tree: Tree[Any]) -> Any:
+        """Build bottom-up, refusing expressions nested deeper than MAX_EXPR_DEPTH, so later
+        stages (and the generated Python) never meet a tree too deep for them."""
+        extra = (len(tree.children) // 2 if tree.data in _CHAIN_RULES
+                 else 1 if tree.data in _EXPR_RULES else 0)
+        self.depth += extra
+        try:
+            if self.depth > MAX_EXPR_DEPTH:
+                raise _BuildError(Diagnostic(
+                    "E004", f"expression nested deeper than {MAX_EXPR_DEPTH} levels", self._span(tree.meta),
+                    hint="split it with `let` variables"))
+            return super()._transform_tree(tree)
+        finally:
+            self.depth -= extra
 
     # -- helpers --
     def _span(self, meta: Any) -> s.Span:

@@ -12,6 +12,33 @@ from .check import Checked
 from .unparse import unparse
 
 
+class Md(str):
+    """Markdown made by this module: printed as it is. Every other value the template
+    prints is escaped, so a label cannot add headings, tables, links or HTML."""
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!])")
+
+
+def md(text: object) -> Md:
+    """Text shown literally in Markdown (one line, special characters escaped)."""
+    flat = " ".join(str(text).split("\n"))
+    return Md(_MD_SPECIAL.sub(r"\\\1", flat))
+
+
+def code(text: object) -> Md:
+    """Text as a Markdown code span, fenced with more backticks than it holds."""
+    flat = " ".join(str(text).split("\n"))
+    longest = max((len(run) for run in re.findall("`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return Md(f"{fence}{pad}{flat}{pad}{fence}")
+
+
+def _finalize(value: object) -> object:
+    return value if isinstance(value, Md) or not isinstance(value, str) else md(value)
+
+
 def _section_key(section: str | None) -> tuple[int, ...]:
     if not section:
         return (9999,)
@@ -32,7 +59,7 @@ def reference_context(checked: Checked) -> dict[str, Any]:
         "owner": "each player" if z.per_player else "shared",
         "holds": ", ".join((["cards"] if z.holds_cards else []) + z.tokens) or "—",
         "capacity": z.capacity if z.capacity is not None else ("unlimited supply" if z.supply else "—"),
-        "visibility": z.visibility + (f", a card is public while `{z.reveal_field}`" if z.reveal_field else ""),
+        "visibility": Md(z.visibility + (f", a card is public while {code(z.reveal_field)}" if z.reveal_field else "")),
     } for n, z in sym.zones.items()]
     counters = [{
         "name": n, "label": _label(c.decl.labels, n), "kept": "each player" if c.per_player else "game",
@@ -108,38 +135,42 @@ def _card_row(ident: str, card: s.Entity, props: dict[str, Any], sym: Any) -> di
         elif info.type in ("pair", "int"):
             numbers.append(f"{_label(info.decl.labels, key)} {value}")
     return {"ident": ident, "name": card.labels.default or ident, "kind": ", ".join(kind_bits),
-            "numbers": ", ".join(numbers) or "—", "text": str(props.get("text", "")).replace("|", "/"),
+            "numbers": ", ".join(numbers) or "—", "text": str(props.get("text", "")),
             "invented": bool(props.get("invented")), "note": props.get("note")}
 
 
-def _describe_item(item: s.Decl, sym: Any) -> str:
+def _describe_item(item: s.Decl, sym: Any) -> Md:
+    """One rule of an addendum as a line of Markdown (user text escaped)."""
     if isinstance(item, s.Simple):
-        label = _label(item.labels, item.name)
         opts = "; ".join(f"{o.name} {' '.join(o.words())}".strip() for o in item.opts)
-        return f"New {item.what} **{label}** (`{item.name}`){': ' + opts if opts else ''}."
+        return Md(f"New {item.what} **{md(_label(item.labels, item.name))}** ({code(item.name)})"
+                  f"{': ' + md(opts) if opts else ''}.")
     if isinstance(item, s.Value):
-        return f"Derived value **{_label(item.labels, item.name)}**: `{unparse(item.expr)}`."
+        return Md(f"Derived value **{md(_label(item.labels, item.name))}**: {code(unparse(item.expr))}.")
     if isinstance(item, s.Procedure):
         steps = " ".join(f"({st.ident}) {_label(st.labels, '')}" for st in item.steps if st.ident)
-        return f"Procedure **{_label(item.labels, item.name)}**{' [' + item.labels.section + ']' if item.labels.section else ''}: {steps}"
+        section = f" [{item.labels.section}]" if item.labels.section else ""
+        return Md(f"Procedure **{md(_label(item.labels, item.name))}**{md(section)}: {md(steps)}")
     if isinstance(item, s.Trigger):
-        cond = f" if `{unparse(item.cond)}`" if item.cond else ""
+        cond = f" if {code(unparse(item.cond))}" if item.cond else ""
         event = sym.events.get(item.event)
         when = _label(event.labels, item.event) if event else item.event
         what = _label(item.labels, "its effect resolves")
-        return f"Rule effect — when {when} (`{item.event}`){cond}: {what}."
+        return Md(f"Rule effect — when {md(when)} ({code(item.event)}){cond}: {md(what)}.")
     if isinstance(item, s.Replace):
-        cond = f" when `{unparse(item.cond)}`" if item.cond else ""
-        return f"Replaces step {item.step} of `{item.procedure}`{cond}: {_label(item.labels, '')}"
+        cond = f" when {code(unparse(item.cond))}" if item.cond else ""
+        return Md(f"Replaces step {md(item.step)} of {code(item.procedure)}{cond}: {md(_label(item.labels, ''))}")
     if isinstance(item, s.Check):
-        return f"State check **{_label(item.labels, item.name)}**."
+        return Md(f"State check **{md(_label(item.labels, item.name))}**.")
     if isinstance(item, s.Entity):
-        return f"{item.what.capitalize()} `{item.name}`."
-    return type(item).__name__
+        return Md(f"{item.what.capitalize()} {code(item.name)}.")
+    return md(type(item).__name__)
 
 
 def render_reference(checked: Checked) -> str:
     env = Environment(loader=PackageLoader("cardsmith.compiler", "templates"), undefined=StrictUndefined,
-                      autoescape=False, trim_blocks=False, lstrip_blocks=False, keep_trailing_newline=True)
+                      autoescape=False, trim_blocks=False, lstrip_blocks=False, keep_trailing_newline=True,
+                      finalize=_finalize)
+    env.filters["code"] = code
     text = env.get_template("reference.md.j2").render(**reference_context(checked))
     return re.sub(r"\n{3,}", "\n\n", text)

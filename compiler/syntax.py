@@ -23,6 +23,16 @@ class Span:
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
+def source_lines(text: str) -> list[str]:
+    """A source's lines. Lines end at \\n (or \\r\\n) only, as they do for the parser: other
+    characters that Python counts as line breaks (U+2028, U+0085, form feed) stay inside
+    their line, so a comment cannot hide code behind one."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 @dataclass(frozen=True)
 class Labels:
     """Display names of a declaration: the default one, per-language ones, a section number."""

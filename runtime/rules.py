@@ -6,6 +6,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+GENERATED_PREFIX = "<cardsmith:"  # the file name generated code is compiled under
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Who sits at the table: how many players, how many characters each picks, and which
+    picks are legal (`different`: a player's characters differ, by the character option
+    `different_by` when set; `unique`: no character is picked at two seats)."""
+
+    min_players: int
+    max_players: int
+    picks: int
+    different: bool = False
+    different_by: str | None = None
+    unique: bool = False
+
 
 @dataclass(frozen=True)
 class ZoneSpec:
@@ -90,9 +106,7 @@ class RuleSet:
 
     game: str
     label: str
-    min_players: int
-    max_players: int
-    picks: int
+    table: TableSpec
     zones: list[ZoneSpec]
     counters: list[CounterSpec]
     field_defaults: dict[str, Any]

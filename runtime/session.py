@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .agents import Agent, RandomAgent, ScriptedAgent
 from .game import ExpectationFailed, Game, GameOver, RuleViolation
-from .rules import RuleSet
+from .rules import GENERATED_PREFIX, RuleSet
 
 
 @dataclass
@@ -41,7 +41,7 @@ def agent_seed(seed: int, seat: int) -> int:
 def source_location(rules: RuleSet, tb: traceback.StackSummary) -> str | None:
     """The card-source line of the innermost generated frame of a traceback."""
     for frame in reversed(tb):
-        if frame.filename.startswith("<cardsmith:") and frame.lineno in rules.line_map:
+        if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno in rules.line_map:
             path, line = rules.line_map[frame.lineno]
             return f"{path}:{line}"
     return None
@@ -81,7 +81,7 @@ def run_scenario(rules: RuleSet, name: str) -> str | None:
             sides.append([])
         else:
             sides[-1].extend(w.split("/"))
-    while len(sides) < rules.min_players:
+    while len(sides) < rules.table.min_players:
         sides.append([])
     seed = int(props.get("seed", ["0"])[0]) if props.get("seed") else 0
     scripts: list[list[int | str]] = [[] for _ in sides]
