@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
+import logging
+import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +17,14 @@ from .compiler.diagnostics import explain as explain_code
 from .compiler.diagnostics import render_all, to_json
 from .compiler.load import BuildResult, build_game, build_sources, bundled_games, resolve_inputs
 from .compiler.reference import render_reference
-from .runtime.agents import Agent, JsonLinesAgent, RandomAgent, TerminalAgent
+from .runtime.agents import Agent, AgentGaveUp, JsonLinesAgent, RandomAgent, TerminalAgent
+from .runtime.display import printable
+from .runtime.log import lines_for
+from .runtime.protocol import schema as protocol_schema
 from .runtime.rules import RuleSet
-from .runtime.session import GameResult, agent_seed, new_game, play, replay_agents, run_scenario
+from .runtime.saves import Divergence, ReplayAgents, SavedGame, SaveError, read_save, save_game
+from .runtime.session import GameResult, agent_seed, new_game, play, run_scenario
+from .runtime.table import draw_picks, table_problems
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -25,12 +32,14 @@ def _fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
-def _build_or_report(game: str, fmt: str = "text", want_model: bool = False) -> BuildResult:
+def _build_or_report(game: str, fmt: str = "text", want_model: bool = False,
+                     to_stderr: bool = False) -> BuildResult:
     if game not in bundled_games():
         _fail(f"unknown game {game!r}; bundled games: {', '.join(bundled_games())}")
     result = build_game(game, want_model=want_model)
     if not result.ok:
-        click.echo(to_json(result.diagnostics) if fmt == "json" else render_all(result.diagnostics, result.sources))
+        click.echo(to_json(result.diagnostics) if fmt == "json" else render_all(result.diagnostics, result.sources),
+                   err=to_stderr)
         sys.exit(1)
     return result
 
@@ -43,6 +52,17 @@ def main() -> None:
 
     Start with `cardsmith check`, then `cardsmith play GAME`, `cardsmith soak GAME` and
     `cardsmith ref GAME`."""
+    _warnings_to_stderr()
+
+
+def _warnings_to_stderr() -> None:
+    """Warnings of the library (a cache entry skipped, …) as `warning: …` lines on stderr."""
+    logger = logging.getLogger("cardsmith")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("warning: %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
 
 
 @main.command()
@@ -108,8 +128,27 @@ def build(games: tuple[str, ...], out_dir: str) -> None:
                    f"in {time.perf_counter() - started:.2f}s")
 
 
-def _parse_picks(text: str | None, default: list[str]) -> list[str]:
-    return [p.strip() for p in text.split(",") if p.strip()] if text else default
+def _parse_picks(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",")]
+
+
+def _table(rules: RuleSet, seed: int, players: int | None, p1: str | None, p2: str | None,
+           picks_opt: tuple[str, ...]) -> list[list[str]]:
+    """The characters of every seat: those given, the rest drawn with the seed (as `soak`
+    draws them, so `play --seed N` replays what `soak` played for seed N). Exit 2 on an
+    illegal table."""
+    given = [_parse_picks(t) for t in picks_opt] if picks_opt else \
+        [_parse_picks(t) if t is not None else None for t in (p1, p2)]
+    while given and given[-1] is None:
+        given.pop()
+    count = players or max(len(given), rules.table.min_players)
+    drawn = draw_picks(rules, count, seed)
+    picks = [chosen if chosen is not None else drawn[i]
+             for i, chosen in enumerate(given + [None] * (count - len(given)))]
+    problems = table_problems(rules, picks)
+    if problems:
+        _fail("illegal table: " + "; ".join(problems))
+    return picks
 
 
 def _agent(kind: str, seed: int, seat: int) -> Agent:
@@ -120,6 +159,18 @@ def _agent(kind: str, seed: int, seat: int) -> Agent:
     return RandomAgent(agent_seed(seed, seat))
 
 
+def _writable_file(path: str) -> None:
+    """Exit 2 unless a file can be written at `path` (checked before a game is played)."""
+    target = Path(path)
+    if target.is_dir():
+        _fail(f"--save {path}: is a folder")
+    folder = target.parent
+    if not folder.is_dir():
+        _fail(f"--save {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        _fail(f"--save {path}: not writable")
+
+
 @main.command("play")
 @click.argument("game")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
@@ -127,104 +178,115 @@ def _agent(kind: str, seed: int, seat: int) -> Agent:
 @click.option("--p2", help="Comma-separated characters for player 2.")
 @click.option("--pick", "picks_opt", multiple=True,
               help="Characters of the next seat (repeat once per seat; overrides --p1/--p2).")
-@click.option("--players", "player_count", type=int,
+@click.option("--players", "player_count", type=click.IntRange(min=1),
               help="Number of players; seats without --pick get characters drawn with the seed.")
 @click.option("--agent", type=click.Choice(["random", "terminal", "jsonl"]), default="random",
-              show_default=True, help="Who plays seat --seat; the others are random.")
-@click.option("--seat", type=int, default=1, show_default=True, help="The seat the --agent takes.")
+              show_default=True, help="Who plays seat --seat; the others are random. `jsonl`: a "
+              "program over stdin/stdout (docs/jsonl-protocol.md); stdout then carries only JSON.")
+@click.option("--seat", type=click.IntRange(min=1), default=1, show_default=True,
+              help="The seat the --agent takes.")
 @click.option("--log/--no-log", "show_log", default=True, help="Print the game log.")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.option("--log-as", "log_as", default=None, metavar="all|public|SEAT",
+              help="Whose log to print: everything, what every player saw, or one seat's "
+                   "(default: the --agent seat when it is a person or a program, else all).")
+@click.option("--save", "save_file", type=click.Path(),
               help="Save seed, characters and every decision to a JSON file.")
-@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, exists=True),
+@click.option("--replay", "replay_file", type=click.Path(),
               help="Replay a saved game exactly (ignores the other options).")
 def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tuple[str, ...],
-             player_count: int | None, agent: str, seat: int, show_log: bool,
+             player_count: int | None, agent: str, seat: int, show_log: bool, log_as: str | None,
              save_file: str | None, replay_file: str | None) -> None:
     """Play one game of GAME with the given seed and characters."""
-    result = _build_or_report(game)
+    result = _build_or_report(game, to_stderr=agent == "jsonl")
     rules = result.rules
     assert rules is not None
     if replay_file:
-        _replay(rules, game, replay_file, show_log)
+        _replay(rules, replay_file, show_log)
         return
-    count = _table_size(rules, game, player_count or max(len(picks_opt), rules.table.min_players))
-    defaults = _default_picks(rules, count, seed)
-    if picks_opt:
-        picks = [_parse_picks(text, []) for text in picks_opt] + defaults[len(picks_opt):]
-    else:
-        picks = [_parse_picks(p1, defaults[0]), _parse_picks(p2, defaults[1])] + defaults[2:]
-    for side in picks:
-        unknown = [c for c in side if c not in rules.characters]
-        if unknown:
-            _fail(f"unknown character(s) {', '.join(unknown)}; known: {', '.join(rules.characters)}")
-    agents: list[Agent] = [RandomAgent(agent_seed(seed, i)) for i in range(len(picks))]
-    if not 1 <= seat <= len(picks):
+    if save_file:
+        _writable_file(save_file)
+    picks = _table(rules, seed, player_count, p1, p2, picks_opt)
+    if seat > len(picks):
         _fail(f"--seat must be between 1 and {len(picks)}")
-    agents[seat - 1] = _agent(agent, seed, seat - 1)
-    g = new_game(rules, picks, agents, seed=seed)
+    human = agent != "random"
+    viewer = _log_viewer(log_as, seat - 1 if human else None, len(picks))
+    agents: list[Agent] = [RandomAgent(agent_seed(seed, i)) for i in range(len(picks))]
+    chosen = agents[seat - 1] = _agent(agent, seed, seat - 1)
+    say = _say(to_stderr=agent == "jsonl")
+    if isinstance(chosen, JsonLinesAgent):
+        chosen.start(rules.game, seat - 1, len(picks))
     try:
-        outcome = play(g)
+        outcome = play(new_game(rules, picks, agents, seed=seed))
     except (EOFError, KeyboardInterrupt):
         _fail("game abandoned: input closed", 130)
         return
-    if show_log and agent == "random":
-        for line in outcome.log:
-            click.echo(line)
-    _summary(outcome, picks, seed)
+    except AgentGaveUp as err:
+        _fail(f"game abandoned: {err}")
+        return
+    if isinstance(chosen, JsonLinesAgent):
+        chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error)
+    if show_log and agent != "terminal":
+        for line in lines_for(outcome.log, viewer):
+            say(printable(line))
+    _summary(outcome, picks, seed, say)
     if save_file:
-        record = {"game": game, "seed": seed, "picks": picks, "answers": outcome.answers,
-                  "final_state": outcome.final_hash}
-        Path(save_file).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        click.echo(f"saved {len(outcome.answers)} decisions to {save_file}")
+        save_game(save_file, SavedGame(rules.game, seed, picks, outcome.answers, outcome.final_hash))
+        say(f"saved {len(outcome.answers)} decisions to {save_file}")
     if outcome.error:
         sys.exit(1)
 
 
-def _replay(rules: RuleSet, game: str, path: str, show_log: bool) -> None:
+def _log_viewer(log_as: str | None, default: int | None, seats: int) -> int | None:
+    """The seat whose log is printed (None: everything); `public` is a seat of nobody."""
+    if log_as is None:
+        return default
+    if log_as == "all":
+        return None
+    if log_as == "public":
+        return -1
+    text = log_as.upper().removeprefix("P")
+    if not (text.isascii() and text.isdecimal() and 1 <= int(text) <= seats):
+        _fail(f"--log-as takes all, public or a seat from 1 to {seats}")
+    return int(text) - 1
+
+
+def _say(to_stderr: bool) -> Callable[[str], None]:
+    return lambda line: click.echo(line, err=to_stderr)
+
+
+def _replay(rules: RuleSet, path: str, show_log: bool) -> None:
     try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-        seed, picks, answers = int(record["seed"]), record["picks"], record["answers"]
-        if record.get("game") != game:
-            _fail(f"{path} is a game of {record.get('game')!r}, not {game!r}")
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        _fail(f"cannot read saved game {path}: {err}")
+        saved = read_save(path, rules)
+    except SaveError as err:
+        _fail(str(err))
         return
-    outcome = play(new_game(rules, picks, replay_agents(answers, len(picks)), seed=seed))
+    replay = ReplayAgents(saved.answers)
+    agents: list[Agent] = [replay.seat(i) for i in range(len(saved.picks))]
+    try:
+        outcome = play(new_game(rules, saved.picks, agents, seed=saved.seed))
+    except Divergence as err:
+        _fail(f"the replay left the saved game at {err} (did the rules or cards change?)", 1)
+        return
     if show_log:
-        for line in outcome.log:
-            click.echo(line)
-    _summary(outcome, picks, seed)
-    expected = record.get("final_state")
-    if outcome.error or (expected and expected != outcome.final_hash):
-        _fail("the replay did not reach the saved final state (the rules or cards changed?)", 1)
-    click.echo("replay matches the saved game")
+        for line in lines_for(outcome.log, None):
+            click.echo(printable(line))
+    _summary(outcome, saved.picks, saved.seed, click.echo)
+    problem = outcome.error or replay.left_over()
+    if problem is None and saved.final_state != outcome.final_hash:
+        problem = (f"every decision was used, but the final state is {outcome.final_hash}, "
+                   f"not the saved {saved.final_state}")
+    if problem:
+        _fail(f"the replay does not match: {problem} (did the rules or cards change?)", 1)
+    click.echo(f"replay matches the saved game ({len(saved.answers)} decisions)")
 
 
-def _default_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
-    """Characters for seats nobody chose: the first ones by number for two players, else drawn."""
-    def number(name: str) -> int:
-        text = str(rules.characters[name].get("number", "0"))
-        return int(text) if text.isdigit() else 0
-    names = sorted(rules.characters, key=number)
-    n = rules.table.picks
-    if players == 2 and len(names) >= 2 * n:
-        return [names[0:n], names[n:2 * n]]
-    return _drawn_picks(rules, players, seed)
-
-
-def _table_size(rules: RuleSet, game: str, count: int) -> int:
-    """The number of players, refused (exit 2) when the game is not played by that many."""
-    if not rules.table.min_players <= count <= rules.table.max_players:
-        _fail(f"{game} is played by {rules.table.min_players} to {rules.table.max_players} players")
-    return count
-
-
-def _summary(outcome: GameResult, picks: list[list[str]], seed: int) -> None:
+def _summary(outcome: GameResult, picks: list[list[str]], seed: int,
+             say: Callable[[str], None]) -> None:
     sides = " vs ".join("+".join(p) or "-" for p in picks)
-    click.echo(f"seed {seed}: {sides}: {outcome.reason} after {outcome.steps} steps and "
-               f"{outcome.decisions} decisions; final state {outcome.final_hash}")
+    say(printable(f"seed {seed}: {sides}: {outcome.reason} after {outcome.steps} steps and "
+                  f"{outcome.decisions} decisions; final state {outcome.final_hash}"))
     if outcome.error:
-        click.echo(f"rule error: {outcome.error}", err=True)
+        click.echo(printable(f"rule error: {outcome.error}"), err=True)
 
 
 @main.command()
@@ -240,6 +302,12 @@ def ref(game: str, out_file: str | None) -> None:
         click.echo(f"wrote {out_file} ({text.count(chr(10))} lines)")
     else:
         click.echo(text)
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of the JSON-lines protocol that bots speak (`play --agent jsonl`)."""
+    click.echo(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -271,8 +339,9 @@ def scenarios(game: str) -> None:
 
 @main.command()
 @click.argument("game")
-@click.option("--games", type=int, default=200, show_default=True, help="How many games to play.")
-@click.option("--players", "player_count", type=int, help="Players per game (default: the game's minimum).")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, help="How many games to play.")
+@click.option("--players", "player_count", type=click.IntRange(min=1),
+              help="Players per game (default: the game's minimum).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; each next game adds 1.")
 def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
     """Play many seeded random games of GAME and report every rule error with its card line.
@@ -282,34 +351,35 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
     result = _build_or_report(game)
     rules = result.rules
     assert rules is not None
-    count = _table_size(rules, game, player_count or rules.table.min_players)
-    errors: dict[str, list[int]] = {}
+    count = player_count or rules.table.min_players
+    problems = table_problems(rules, draw_picks(rules, count, seed))
+    if problems:
+        _fail("illegal table: " + "; ".join(problems))
+    errors: dict[str, list[tuple[int, list[list[str]]]]] = {}
     outcomes = {"win": 0, "draw": 0, "unfinished": 0}
     started = time.perf_counter()
     with click.progressbar(range(seed, seed + games), label=f"{game}: {games} games", file=sys.stderr) as seeds:
         for s in seeds:
-            picks = _drawn_picks(rules, count, s)
+            picks = draw_picks(rules, count, s)
             outcome = play(new_game(rules, picks, seed=s, log=False))
             if outcome.error:
-                errors.setdefault(outcome.error, []).append(s)
+                errors.setdefault(outcome.error, []).append((s, picks))
             kind = "unfinished" if outcome.reason == "unfinished" else "draw" if outcome.winner is None else "win"
             outcomes[kind] += 1
     elapsed = time.perf_counter() - started
     click.echo(f"{games} games in {elapsed:.1f}s ({games / elapsed:.0f}/s): {outcomes['win']} won, "
                f"{outcomes['draw']} drawn, {outcomes['unfinished']} unfinished, "
                f"{sum(len(v) for v in errors.values())} with rule errors")
-    for message, seeds_failed in errors.items():
-        shown = ", ".join(str(x) for x in seeds_failed[:5]) + (" …" if len(seeds_failed) > 5 else "")
-        click.echo(f"  {message}\n    seeds: {shown} (replay one: cardsmith play {game} --seed N …)")
+    table = f" --players {count}" if count != rules.table.min_players else ""
+    for message, failed in errors.items():
+        click.echo(printable(f"  {message}"))
+        for s, picks in failed[:5]:
+            sides = " vs ".join("+".join(p) for p in picks)
+            click.echo(printable(f"    seed {s} ({sides}): cardsmith play {game} --seed {s}{table}"))
+        if len(failed) > 5:
+            click.echo(f"    … and {len(failed) - 5} more seeds")
     if errors:
         sys.exit(1)
-
-
-def _drawn_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
-    """Characters for every seat, drawn with the game's seed."""
-    names = sorted(rules.characters)
-    rng = random.Random(seed)
-    return [rng.sample(names, min(rules.table.picks, len(names))) for _ in range(players)]
 
 
 @main.command()
@@ -336,11 +406,11 @@ def demo(out_dir: str, seed: int) -> None:
         (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
         click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
         rules = result.rules
-        picks = _default_picks(rules, rules.table.min_players, seed)
+        picks = draw_picks(rules, rules.table.min_players, seed)
         outcome = play(new_game(rules, picks, seed=seed))
-        for line in outcome.log[-8:]:
-            click.echo(f"    {line}")
-        _summary(outcome, picks, seed)
+        for line in lines_for(outcome.log, None)[-8:]:
+            click.echo(printable(f"    {line}"))
+        _summary(outcome, picks, seed, click.echo)
         if outcome.error or failed:
             sys.exit(1)
 

@@ -259,8 +259,15 @@ class Checker:
         if "absent" in opts:
             atoms = opts["absent"].atoms
             absent = _int(atoms[0]) if atoms else None
+        shown = [v for v in ("public", "owner", "hidden") if v in opts]
+        if len(shown) > 1:
+            self.error("E104", f"a {d.what} is either public, owner or hidden", opts[shown[1]].span)
+        if "owner" in opts and "per" not in opts:
+            self.error("E104", f"only a {d.what} kept per player has an owner to show it to",
+                       opts["owner"].span, hint="use `hidden` for a value no player sees")
         sym.counters[d.name] = CounterInfo(len(sym.counters), d, "per" in opts, low, high, start,
-                                           d.what == "flag", absent, addendum)
+                                           d.what == "flag", absent, addendum,
+                                           shown[0] if shown else "public")
 
     def _collect_field(self, d: s.Simple) -> None:
         sym = self.sym
@@ -401,7 +408,7 @@ class Checker:
         return _Scope({p: "any" for p in params}, has_self, has_this)
 
     def _check_game(self, game: s.Entity) -> None:
-        allowed = {"players", "picks", "start", "decision"}
+        allowed = {"players", "picks", "start", "decision", "hidden_card"}
         for p in game.props:
             if p.name not in allowed:
                 self.error("E113", f"unknown game property {p.name!r}", p.span,
@@ -668,6 +675,8 @@ class Checker:
         elif isinstance(st, s.Log):
             for a in st.args:
                 self.expr(a, sc)
+            if st.to is not None:
+                self.expect_type(st.to, sc, ("player", "list"), "a player or a list of players")
         elif isinstance(st, s.Expect):
             self.expr(st.cond, sc)
         elif isinstance(st, s.Return):

@@ -108,7 +108,7 @@ class Generator:
         assert game is not None
         for name, v in sym.values.items():
             with self.function(self.names[("val", name)], v.params, v.span):
-                self.emit(f"return {self.expr(v.expr)}", v.span)
+                self.emit(f"return {self._bounded(v.expr, self.expr(v.expr))}", v.span)
         for name, k in sym.keywords.items():
             if k.expr is None:
                 continue
@@ -245,7 +245,7 @@ class Generator:
             for name, c in sym.counters.items():
                 label = c.decl.labels.default or name
                 counters.append(f"CounterSpec({name!r}, {label!r}, {c.per_player!r}, {c.low!r}, "
-                                f"{c.high!r}, {c.start!r}, {c.flag!r})")
+                                f"{c.high!r}, {c.start!r}, {c.flag!r}, {c.visibility!r})")
             self.emit("counters = [" + ", ".join(counters) + "]")
             defaults = {n: f.default for n, f in sym.fields.items()}
             self.emit(f"defaults = {defaults!r}")
@@ -271,13 +271,16 @@ class Generator:
             self.emit(f"addenda = {self.addendum_chars!r}")
             start = game.prop("start")
             entry = start.words()[0] if start and start.words() else ""
+            hidden = game.prop("hidden_card")
+            hidden_card = " ".join(hidden.words()) if hidden is not None and hidden.words() else "?"
             label = game.labels.default or game.name
             self.emit(f"return RuleSet(game={game.name!r}, label={label!r}, table={self.c.table!r}, "
                       "zones=zones, counters=counters, field_defaults=defaults, cards=cards, "
                       "characters=characters, triggers=triggers, card_triggers=card_triggers, "
                       "checks=checks, procedures=procedures, scenarios=scenarios, "
                       f"scenario_props=scenario_props, addenda=addenda, entry={entry!r}, "
-                      f"shown_fields={shown!r}, actions=[{', '.join(self.action_specs)}])")
+                      f"shown_fields={shown!r}, hidden_card={hidden_card!r}, "
+                      f"actions=[{', '.join(self.action_specs)}])")
 
     # ---- statements ----
     def stmts(self, body: tuple[s.Stmt, ...]) -> None:
@@ -287,14 +290,15 @@ class Generator:
     def stmt(self, st: s.Stmt) -> None:
         sp = st.span
         if isinstance(st, s.Let):
-            self.emit(f"{self.local(st.name)} = {self._let_value(st.value)}", sp)
+            value = self._let_value(st.value)
+            self.emit(f"{self.local(st.name)} = {self._bounded(st.value, value)}", sp)
         elif isinstance(st, s.Assign):
-            self._assign(st.target, self.expr(st.value), sp)
+            self._assign(st.target, self._bounded(st.value, self.expr(st.value)), sp)
         elif isinstance(st, s.AugAssign):
             current = self.expr(st.target)
             value = self.expr(st.value)
             fn = "rt.add" if st.op == "+=" else "rt.sub"
-            self._assign(st.target, f"{fn}({current}, {value})", sp)
+            self._assign(st.target, f"rt.num({fn}({current}, {value}))", sp)
         elif isinstance(st, s.Move):
             self.emit(self._move(st), sp)
         elif isinstance(st, s.Put):
@@ -313,7 +317,8 @@ class Generator:
             self.emit(f"g.shuffle({self.expr(st.zone)})", sp)
         elif isinstance(st, s.Log):
             args = "".join(", " + self.expr(a) for a in st.args)
-            self.emit(f"g.log({self.const(st.message)}{args})", sp)
+            to = f", to={self.expr(st.to)}" if st.to is not None else ""
+            self.emit(f"g.log({self.const(st.message)}{args}{to})", sp)
         elif isinstance(st, s.Expect):
             where = f"{sp.file}:{sp.line}"
             self.emit(f"rt.expect({self.expr(st.cond)}, {self.const(st.message or 'expectation')}, "
@@ -321,8 +326,10 @@ class Generator:
         elif isinstance(st, s.Return):
             if self.once_depth:
                 self.emit("return True", sp)  # a `once` block that returns has fired
+            elif st.value is None:
+                self.emit("return", sp)
             else:
-                self.emit("return" if st.value is None else f"return {self._let_value(st.value)}", sp)
+                self.emit(f"return {self._bounded(st.value, self._let_value(st.value))}", sp)
         elif isinstance(st, s.End):
             self.emit(f"g.end({st.kind!r}, {self.expr(st.player)})", sp)
         elif isinstance(st, s.CallStmt):
@@ -341,7 +348,7 @@ class Generator:
                 with self.block():
                     self.stmts(st.orelse)
         elif isinstance(st, s.For):
-            self.emit(f"for {self.local(st.var)} in list({self.expr(st.iterable)}):", sp)
+            self.emit(f"for {self.local(st.var)} in rt.each(g, {self.expr(st.iterable)}):", sp)
             with self.block():
                 self.stmts(st.body)
         elif isinstance(st, s.While):
@@ -358,6 +365,11 @@ class Generator:
             self._menu(st)
         elif isinstance(st, s.Once):
             self._once(st)
+
+    def _bounded(self, node: Any, code: str) -> str:
+        """`code` checked against the number bound when `node` does arithmetic that can
+        grow (a sum or product); other values cannot grow past what they were built from."""
+        return f"rt.num({code})" if _grows(node) else code
 
     def _assign(self, target: s.Expr, value: str, span: s.Span) -> None:
         r = self.res.get(id(target), ("?",))
@@ -643,6 +655,17 @@ class Generator:
             fast = self._fast_count(e, args) if name == "count" else None
             return fast or f"rt.fn_{name}(g{joined})"
         raise AssertionError(f"unknown call kind {kind}")
+
+
+def _grows(node: Any) -> bool:
+    """Does an expression hold `+`, `-` or `*` (outside the calls it makes)?"""
+    if isinstance(node, s.BinOp):
+        return node.op in ("+", "-", "*") or _grows(node.left) or _grows(node.right)
+    if isinstance(node, s.Neg):
+        return _grows(node.operand)
+    if isinstance(node, s.BoolOp):
+        return any(_grows(v) for v in node.values)
+    return False
 
 
 def _assigned(body: tuple[s.Stmt, ...]) -> set[str]:

@@ -550,7 +550,11 @@ class _Builder(Transformer[Token, Any]):
         return s.Shuffle(ch[0], self._span(meta))
 
     def log_stmt(self, meta: Any, ch: list[Any]) -> s.Log:
-        return s.Log(_unquote(str(ch[0])), tuple(ch[1:]), self._span(meta))
+        to = ch.pop()[1] if len(ch) > 1 and isinstance(ch[-1], tuple) else None
+        return s.Log(_unquote(str(ch[0])), tuple(ch[1:]), self._span(meta), to)
+
+    def log_to(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("to", ch[0])
 
     def expect_stmt(self, meta: Any, ch: list[Any]) -> s.Expect:
         msg = _unquote(str(ch[1])) if len(ch) > 1 else None

@@ -33,6 +33,7 @@ class CounterInfo:
     flag: bool
     absent: int | None
     addendum: str | None
+    visibility: str = "public"  # public / owner / hidden
 
 
 @dataclass

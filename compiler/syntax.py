@@ -332,9 +332,12 @@ class Shuffle:
 
 @dataclass(frozen=True)
 class Log:
+    """`log "text {}", x [to P]`: a log line for every player, or only for P (a player or a list)."""
+
     message: str
     args: tuple[Expr, ...]
     span: Span
+    to: Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,17 @@ game filters to what that player may see.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Protocol
+
+import msgspec
+
+from . import protocol
+from .display import printable
+from .limits import MAX_LISTED_OPTIONS
+from .protocol import Value, View, ZoneView
 
 if TYPE_CHECKING:
     from .game import Game
@@ -20,15 +26,18 @@ if TYPE_CHECKING:
 class ChoiceRequest:
     """One decision: who decides, what kind, the prompt, how many options and their labels.
 
-    Labels are made only when an agent asks for them (a random agent needs just `count`)."""
+    Labels are made only when an agent asks for them (a random agent needs just `count`).
+    A `number` choice also has `low`: option i means the number low + i."""
 
     def __init__(self, player: int, kind: str, prompt: str,
-                 options: list[str] | Callable[[], list[str]], count: int, game: Game) -> None:
+                 options: list[str] | Callable[[], list[str]], count: int, game: Game,
+                 low: int | None = None) -> None:
         self.player = player
         self.kind = kind
         self.prompt = prompt
         self.count = count
         self.game = game
+        self.low = low
         self._options = options
 
     @property
@@ -37,7 +46,12 @@ class ChoiceRequest:
             self._options = self._options()
         return self._options
 
-    def view(self) -> dict[str, Any]:
+    @property
+    def listed(self) -> bool:
+        """Whether the options are few enough to be shown one by one."""
+        return self.count <= MAX_LISTED_OPTIONS
+
+    def view(self) -> View:
         return self.game.view(self.player)
 
 
@@ -90,89 +104,117 @@ class TerminalAgent:
         self.seen_log = 0
 
     def choose(self, request: ChoiceRequest) -> int:
-        out = self.stdout
         view = request.view()
-        new = min(view["log_total"] - self.seen_log, len(view["log"]))
-        for line in view["log"][len(view["log"]) - new:] if new > 0 else []:
-            out.write(f"  | {line}\n")
-        self.seen_log = view["log_total"]
-        out.write(f"\n== {view['you']}: {request.prompt}\n")
-        describe = request.game.describe
-        shown = _counters(view["counters"], describe)
-        if shown:
-            out.write(f"  game: {shown}\n")
-        for zone, content in view["shared"].items():
-            out.write(f"  {zone}: {_summary(content)}\n")
-        for player, info in view["players"].items():
-            picks = "+".join(describe(c) for c in info["picks"])
-            out.write(f"  {player} {picks} [{_counters(info['counters'], describe)}]\n")
-            for zone, content in info["zones"].items():
-                text = _summary(content)
-                if text:
-                    out.write(f"    {zone}: {text}\n")
-        for i, label in enumerate(request.options, start=1):
-            out.write(f"  {i}) {label}\n")
+        lines = [f"  | {line}" for line in view.log[max(len(view.log) - (view.log_total - self.seen_log), 0):]]
+        self.seen_log = view.log_total
+        lines.append(f"\n== {view.you}: {request.prompt}")
+        lines += _board(view, request.game.rules.hidden_card)
+        low = request.low if request.low is not None else 1
+        if request.listed:
+            lines += [f"  {i}) {label}" for i, label in enumerate(request.options, start=1)]
+            low = 1
+        high = low + request.count - 1
+        self._write("\n".join(lines) + "\n")
         while True:
-            out.write("> ")
-            out.flush()
+            self._write(f"[{low}-{high}] > " if not request.listed else "> ")
             line = self.stdin.readline()
             if not line:
                 raise EOFError("input closed")
-            line = line.strip()
-            if line.isdigit() and 1 <= int(line) <= len(request.options):
-                return int(line) - 1
-            out.write(f"type a number from 1 to {len(request.options)}\n")
+            text = line.strip()
+            if text.isascii() and text.isdecimal() and low <= int(text) <= high:
+                return int(text) - low
+            self._write(f"type a number from {low} to {high}\n")
+
+    def _write(self, text: str) -> None:
+        self.stdout.write("\n".join(printable(part) for part in text.split("\n")))
+        self.stdout.flush()
 
 
-def _summary(content: dict[str, Any]) -> str:
-    parts = [f"{k}×{v}" for k, v in content.get("tokens", {}).items()]
-    cards = content.get("cards") or []
-    hidden = sum(1 for c in cards if c == "?")
-    if hidden:
-        parts.append(f"{hidden} hidden card(s)")
-    shown = [c for c in cards if c != "?"]
+def _board(view: View, hidden: str) -> list[str]:
+    lines = []
+    shown = _counters(view.counters)
     if shown:
-        parts.append(" | ".join(shown))
+        lines.append(f"  game: {shown}")
+    for zone, content in view.shared.items():
+        lines.append(f"  {zone}: {_summary(content, hidden)}")
+    for player, info in view.players.items():
+        lines.append(f"  {player} {'+'.join(info.picks)} [{_counters(info.counters)}]")
+        lines += [f"    {zone}: {text}" for zone, content in info.zones.items()
+                  if (text := _summary(content, hidden))]
+    return lines
+
+
+def _summary(content: ZoneView, hidden: str) -> str:
+    parts = [f"{k}×{v}" for k, v in content.tokens.items()]
+    cards = content.cards or []
+    known = [c for c in cards if c != hidden]
+    if len(known) != len(cards):
+        parts.append(f"{len(cards) - len(known)} hidden card(s)")
+    if known:
+        parts.append(" | ".join(known))
     return ", ".join(parts)
 
 
-def _counters(values: dict[str, Any], describe: Callable[[Any], str]) -> str:
+def _counters(values: dict[str, Value]) -> str:
     """Counters worth showing: set flags by name, other values that are not empty."""
     parts = []
     for name, value in values.items():
         if value is True:
             parts.append(name)
-        elif value not in (None, False):
-            parts.append(f"{name}={describe(value)}")
+        elif value not in (None, False, []):
+            parts.append(f"{name}={', '.join(value) if isinstance(value, list) else value}")
     return ", ".join(parts)
 
 
-class JsonLinesAgent:
-    """An external program: one JSON request per line out, one JSON answer per line in.
+class AgentGaveUp(Exception):
+    """A program playing a seat kept sending answers that could not be used."""
 
-    Out: {"type": "choice", "player": 0, "kind": ..., "prompt": ..., "options": [...], "view": {...}}
-    In:  {"choice": N} (0-based) or a bare integer.
-    """
+
+class JsonLinesAgent:
+    """A program playing one seat over JSON lines (the protocol of `protocol.py`)."""
 
     def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.asked = 0
+
+    def _send(self, message: protocol.Message) -> None:
+        self.stdout.write(protocol.encode(message) + "\n")
+        self.stdout.flush()
+
+    def start(self, game: str, seat: int, players: int) -> None:
+        """Say hello: the protocol version, the game, the seat and the table size."""
+        self._send(protocol.Hello(protocol.PROTOCOL, protocol.VERSION, game, seat, players))
+
+    def finish(self, winner: int | None, result: str, steps: int, decisions: int,
+               error: str | None) -> None:
+        self._send(protocol.GameOver(winner, result, steps, decisions, error))
 
     def choose(self, request: ChoiceRequest) -> int:
-        message = {"type": "choice", "player": request.player, "kind": request.kind,
-                   "prompt": request.prompt, "options": request.options, "view": request.view()}
-        self.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
-        self.stdout.flush()
-        while True:
+        self.asked += 1
+        kind = request.kind if request.kind in ("pick", "menu", "number", "ask") else "menu"
+        self._send(protocol.Choice(
+            id=self.asked, player=request.player, kind=kind,  # type: ignore[arg-type]
+            prompt=request.prompt, count=request.count, view=request.view(),
+            options=request.options if request.listed else None,
+            low=request.low, high=None if request.low is None else request.low + request.count - 1))
+        for _ in range(protocol.MAX_BAD_ANSWERS):
             line = self.stdin.readline()
             if not line:
                 raise EOFError("input closed")
-            try:
-                data = json.loads(line)
-                answer = data["choice"] if isinstance(data, dict) else data
-                if isinstance(answer, int) and 0 <= answer < len(request.options):
-                    return answer
-            except (ValueError, KeyError, TypeError):
-                pass
-            self.stdout.write(json.dumps({"type": "error", "message": "expected {\"choice\": N}"}) + "\n")
-            self.stdout.flush()
+            problem = self._problem(line, request.count)
+            if problem is None:
+                return protocol.decode_answer(line).choice
+            self._send(protocol.Error(problem, 0, request.count - 1))
+        raise AgentGaveUp(f"{protocol.MAX_BAD_ANSWERS} answers in a row could not be used")
+
+    def _problem(self, line: str, count: int) -> str | None:
+        try:
+            answer = protocol.decode_answer(line)
+        except (msgspec.ValidationError, msgspec.DecodeError) as err:
+            return f"expected {{\"choice\": N}} with an integer N: {err}"
+        if answer.id is not None and answer.id != self.asked:
+            return f"this answer is for choice {answer.id}; the open choice is {self.asked}"
+        if not 0 <= answer.choice < count:
+            return f"choice {answer.choice} is out of range"
+        return None

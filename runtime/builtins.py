@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .game import ExpectationFailed, Game, Obj, Player, RuleViolation, Zone
+from .limits import LOOP_LIMIT, MAX_ITEMS, MAX_NUMBER
 from .values import Delta, Pair, RangeChange, apply_change
-
-LOOP_LIMIT = 200_000
 
 
 def add(a: Any, b: Any) -> Any:
@@ -17,8 +16,26 @@ def add(a: Any, b: Any) -> Any:
     if a is None:
         return b
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) + len(b) > MAX_ITEMS:
+            raise RuleViolation(f"a list grew beyond {MAX_ITEMS:,} items")
         return list(a) + list(b)
     return a + b
+
+
+def num(value: Any) -> Any:
+    """A computed value, refused when it is a number beyond the language's bound."""
+    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+    return value
+
+
+def each(g: Game, items: Any) -> list[Any]:
+    """The items a `for` loop walks, counted toward the game's loop limit."""
+    items = list(items)
+    g.loops += len(items)
+    if g.loops > LOOP_LIMIT:
+        raise RuleViolation("a loop in the rules did not finish")
+    return items
 
 
 def sub(a: Any, b: Any) -> Any:
@@ -42,7 +59,7 @@ def expect(cond: Any, message: str, where: str) -> None:
 def tick(g: Game) -> None:
     """Count loop iterations so a rule that never ends becomes an error, not a hang."""
     g.loops += 1
-    if g.loops > LOOP_LIMIT * 50:
+    if g.loops > LOOP_LIMIT:
         raise RuleViolation("a loop in the rules did not finish")
 
 

@@ -11,8 +11,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .agents import Agent, ChoiceRequest
+from .limits import MAX_NUMBER
+from .log import LogLine
+from .protocol import View
 from .rules import CardDef, RuleSet, ZoneSpec
-from .values import apply_change
+from .values import Delta, Pair, apply_change
+from .views import view_of
 
 UNLIMITED = 1 << 30
 
@@ -120,7 +124,7 @@ class Game:
         self.seed = seed
         self.trace = trace
         self.logging = log
-        self.lines: list[str] = []
+        self.lines: list[LogLine] = []
         self.hashes: list[str] = []
         self.decisions: list[tuple[int, int]] = []  # (seat, answer), in the order asked
         self.steps = 0
@@ -176,14 +180,43 @@ class Game:
 
     # ---- basics ----------------------------------------------------------------------
 
-    def log(self, message: str, *args: Any) -> None:
-        if self.logging:
-            if args:
-                parts = message.split("{}")
-                texts = [self.describe(a) for a in args] + [""] * len(parts)
-                message = "".join(part + (texts[i] if i < len(parts) - 1 else "")
-                                  for i, part in enumerate(parts))
-            self.lines.append(message)
+    def log(self, message: str, *args: Any, to: Player | list[Player] | None = None) -> None:
+        """Add a line (`{}` marks take the arguments) for every seat, or for the `to` seats.
+        A seat that cannot see a card named in the line reads the game's word for a hidden
+        card in its place."""
+        if not self.logging:
+            return
+        audience = None if to is None else frozenset(
+            p.index for p in (to if isinstance(to, list) else [to]))
+        readers = set(range(len(self.players))) if audience is None else set(audience)
+        hidden = [c for c in _cards_in(args) if not all(self.can_see(c, seat) for seat in readers)]
+        text = self._format(message, args, ())
+        if not hidden:
+            self.lines.append(LogLine(text, audience))
+            return
+        seen_by = frozenset(seat for seat in readers if all(self.can_see(c, seat) for c in hidden))
+        self.lines.append(LogLine(text, audience, seen_by, self._format(message, args, hidden)))
+
+    def _format(self, message: str, args: tuple[Any, ...], hidden: list[Obj] | tuple[()]) -> str:
+        if not args:
+            return message
+        parts = message.split("{}")
+        texts = [self.describe(a, hidden) for a in args] + [""] * len(parts)
+        return "".join(part + (texts[i] if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+
+    def can_see(self, card: Obj, seat: int) -> bool:
+        """Whether a seat may know which card this is, where it lies now."""
+        zone = card.zone
+        if zone is None:
+            return True
+        spec = zone.spec
+        if spec.visibility == "public":
+            return True
+        if spec.visibility == "owner" and zone.owner is not None and zone.owner.index == seat:
+            return True
+        if spec.reveal_field and card.fields.get(spec.reveal_field):
+            return True
+        return seat in self.known.get(card.uid, ())
 
     def opponent(self, p: Player) -> Player:
         """The next player in seat order (the only opponent in a two-player game)."""
@@ -245,6 +278,8 @@ class Game:
         return value
 
     def write(self, obj: Obj, name: str, value: Any) -> None:
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
         obj.fields[name] = value
 
     def modify(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
@@ -269,6 +304,8 @@ class Game:
                 value = spec.low
             if spec.high is not None and value > spec.high:
                 value = spec.high
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
         holder = p.counters if p is not None else self.counters
         if holder[index] == value and type(holder[index]) is type(value):
             return
@@ -357,16 +394,19 @@ class Game:
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
 
     def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:
-        """Let players see cards they could not see: until each card next moves."""
+        """Let players see cards they could not see: until each card next moves, or its zone
+        is shuffled."""
         cards = what.cards if isinstance(what, Zone) else what if isinstance(what, list) else [what]
         viewers = to if isinstance(to, list) else [to]
         for card in cards:
             self.known.setdefault(card.uid, set()).update(v.index for v in viewers)
-        owners = {c.zone.owner for c in cards if c.zone is not None and c.zone.owner is not None}
-        self.log("{} card(s) of {} shown to {}", len(cards), sorted(owners, key=lambda q: q.index) or "-", viewers)
 
     def shuffle(self, zone: Zone) -> None:
+        """Shuffle a zone's cards: what anyone was shown of them no longer says where they lie."""
         self.rng.shuffle(zone.cards)
+        if self.known:
+            for card in zone.cards:
+                self.known.pop(card.uid, None)
 
     def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:
         if isinstance(holder, Zone):
@@ -445,8 +485,8 @@ class Game:
     # ---- choices ---------------------------------------------------------------------
 
     def _ask(self, p: Player, kind: str, prompt: str,
-             options: list[str] | Callable[[], list[str]], count: int) -> int:
-        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, self))
+             options: list[str] | Callable[[], list[str]], count: int, low: int | None = None) -> int:
+        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, self, low))
         if not 0 <= answer < count:
             raise RuleViolation(f"agent answered {answer} to a choice of {count}")
         self.decisions.append((p.index, answer))
@@ -469,7 +509,8 @@ class Game:
     def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
         if high <= low:
             return low
-        return low + self._ask(p, "number", prompt, [str(n) for n in range(low, high + 1)], high - low + 1)
+        return low + self._ask(p, "number", prompt, lambda: [str(n) for n in range(low, high + 1)],
+                               high - low + 1, low)
 
     def confirm(self, p: Player, prompt: str) -> bool:
         return self._ask(p, "ask", prompt, ["yes", "no"], 2) == 0
@@ -507,10 +548,11 @@ class Game:
         finally:
             self._in_action = False
 
-    def describe(self, value: Any) -> str:
-        """How a value is shown to players: cards and characters by name, zones with their owner."""
+    def describe(self, value: Any, hidden: list[Obj] | tuple[()] = ()) -> str:
+        """How a value is shown to players: cards and characters by name, zones with their
+        owner; cards in `hidden` by the game's word for a hidden card."""
         if isinstance(value, Obj):
-            return value.name
+            return self.rules.hidden_card if value in hidden else value.name
         if isinstance(value, Zone):
             return f"{value.spec.label}({value.owner.name})" if value.owner else value.spec.label
         if isinstance(value, str):
@@ -518,8 +560,8 @@ class Game:
                 return self.rules.cards[value].name
             if value in self.rules.characters:
                 return str(self.rules.characters[value].get("label", value))
-        if isinstance(value, list):
-            return ", ".join(self.describe(v) for v in value)
+        if isinstance(value, (list, tuple)) and not isinstance(value, (Pair, Delta)):
+            return ", ".join(self.describe(v, hidden) for v in value)
         return str(value)
 
     # ---- ending, tracing, invariants ---------------------------------------------------
@@ -592,40 +634,11 @@ class Game:
                     problems.append(f"{z!r} holds {n} {key}")
         return problems
 
-    def view(self, viewer: int) -> dict[str, Any]:
-        """What one player may see: public zones in full, own private zones, sizes of the rest."""
-        def show(z: Zone) -> dict[str, Any]:
-            spec = z.spec
-            own = z.owner is not None and z.owner.index == viewer
-            visible = spec.visibility == "public" or (spec.visibility == "owner" and own)
-            cards: list[str] = []
-            for c in z.cards:
-                if visible or (spec.reveal_field and c.fields.get(spec.reveal_field)) \
-                        or viewer in self.known.get(c.uid, ()):
-                    cards.append(self._card_view(c))
-                else:
-                    cards.append("?")
-            entry: dict[str, Any] = {"tokens": {str(k): v for k, v in z.tokens.items()}}
-            if spec.holds_cards:
-                entry["cards"] = cards
-            return entry
+    def view(self, viewer: int) -> View:
+        """What one seat may see (see `views.py`)."""
+        return view_of(self, viewer)
 
-        result: dict[str, Any] = {"you": f"P{viewer + 1}", "shared": {}, "players": {}}
-        for z in self.zones:
-            if z is not None and not z.spec.supply:
-                result["shared"][z.spec.name] = show(z)
-        for p in self.players:
-            entry = {z.spec.name: show(z) for z in p.zones if z is not None}
-            counters = {spec.name: p.counters[i] for i, spec in enumerate(self.rules.counters)
-                        if spec.per_player}
-            result["players"][p.name] = {"zones": entry, "counters": counters, "picks": p.picks}
-        result["counters"] = {spec.name: self.counters[i] for i, spec in enumerate(self.rules.counters)
-                              if not spec.per_player}
-        result["log"] = self.lines[-12:]
-        result["log_total"] = len(self.lines)
-        return result
-
-    def _card_view(self, card: Obj) -> str:
+    def card_view(self, card: Obj) -> str:
         """A visible card: its name, the tokens on it and its shown fields."""
         extra = [f"{k if isinstance(k, str) else k[0]}×{n}" for k, n in card.tokens.items()]
         for name, label in self.rules.shown_fields.items():
@@ -635,3 +648,14 @@ class Game:
             elif value not in (None, False, (), ""):
                 extra.append(f"{label} {self.describe(value)}")
         return f"{card.name} [{', '.join(extra)}]" if extra else card.name
+
+
+def _cards_in(values: Iterable[Any]) -> list[Obj]:
+    """The cards among log arguments (lists included)."""
+    found: list[Obj] = []
+    for value in values:
+        if isinstance(value, Obj):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, Obj))
+    return found

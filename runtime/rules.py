@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ class CounterSpec:
     high: int | None
     start: Any
     flag: bool
+    visibility: str = "public"  # public / owner (only its player sees it) / hidden
 
 
 @dataclass(frozen=True)
@@ -121,5 +123,15 @@ class RuleSet:
     addenda: dict[str, tuple[str, ...]]  # addendum -> characters that activate it
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
+    hidden_card: str = "?"  # what players read in place of a card they cannot see
     actions: list[ActionSpec] = field(default_factory=list)
     line_map: dict[int, tuple[str, int]] = field(default_factory=dict)
+    _mapped: list[int] = field(default_factory=list, repr=False)
+
+    def source_line(self, generated: int) -> tuple[str, int] | None:
+        """The source (file, line) of a generated line: that of the nearest mapped line at or
+        before it (lines the generator adds, like loop guards, belong to the line above)."""
+        if len(self._mapped) != len(self.line_map):
+            self._mapped[:] = sorted(self.line_map)
+        at = bisect.bisect_right(self._mapped, generated)
+        return self.line_map[self._mapped[at - 1]] if at else None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .agents import Agent, RandomAgent, ScriptedAgent
 from .game import ExpectationFailed, Game, GameOver, RuleViolation
+from .log import LogLine
 from .rules import GENERATED_PREFIX, RuleSet
 
 
@@ -19,7 +20,7 @@ class GameResult:
     reason: str
     steps: int
     decisions: int
-    log: list[str]
+    log: list[LogLine]
     final_hash: str
     error: str | None = None
     hashes: list[str] = field(default_factory=list)
@@ -41,9 +42,10 @@ def agent_seed(seed: int, seat: int) -> int:
 def source_location(rules: RuleSet, tb: traceback.StackSummary) -> str | None:
     """The card-source line of the innermost generated frame of a traceback."""
     for frame in reversed(tb):
-        if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno in rules.line_map:
-            path, line = rules.line_map[frame.lineno]
-            return f"{path}:{line}"
+        if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno is not None:
+            where = rules.source_line(frame.lineno)
+            if where is not None:
+                return f"{where[0]}:{where[1]}"
     return None
 
 
@@ -61,14 +63,6 @@ def play(game: Game) -> GameResult:
         error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
                       game.lines, game.state_hash(), error, game.hashes, list(game.decisions))
-
-
-def replay_agents(answers: Sequence[Sequence[int]], seats: int) -> list[Agent]:
-    """Scripted agents that give each seat its recorded answers again, in order."""
-    per_seat: list[list[int | str]] = [[] for _ in range(seats)]
-    for seat, answer in answers:
-        per_seat[seat].append(answer)
-    return [ScriptedAgent(script, strict=True) for script in per_seat]
 
 
 def run_scenario(rules: RuleSet, name: str) -> str | None:

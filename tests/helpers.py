@@ -32,6 +32,30 @@ procedure play "一局":
 '''
 
 
+# A complete tiny game whose start procedure runs a body given by the test.
+GAME = '''game hostile "敌意":
+    players 2
+    start main
+
+token chip "筹码"
+zone bank "银行": shared, holds chip, supply
+zone purse "钱包": per player, holds chip
+counter score "分数": per player
+event tick(p) "滴答"
+
+procedure main "一局":
+    step 1 "运行":
+{body}
+    step 2 "结束":
+        lose seat(0)
+'''
+
+
+def tiny_game(body: str) -> str:
+    """A whole game whose first step runs `body` (indented for you), then player 1 loses."""
+    return GAME.format(body="\n".join("        " + line for line in body.strip("\n").split("\n")))
+
+
 def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> BuildResult:
     sources = {"mini.csm": MINI_GAME} if with_mini else {}
     sources[path] = text

@@ -13,28 +13,7 @@ from cardsmith.compiler.diagnostics import render_all
 from cardsmith.compiler.load import build_sources
 from cardsmith.runtime.session import new_game, play
 from tests.helpers import build_text
-
-# A complete tiny game whose start procedure runs a body given by the test.
-GAME = '''game hostile "敌意":
-    players 2
-    start main
-
-token chip "筹码"
-zone bank "银行": shared, holds chip, supply
-zone purse "钱包": per player, holds chip
-counter score "分数": per player
-event tick(p) "滴答"
-
-procedure main "一局":
-    step 1 "运行":
-{body}
-    step 2 "结束":
-        lose seat(0)
-'''
-
-
-def _game(body: str) -> str:
-    return GAME.format(body="\n".join("        " + line for line in body.strip("\n").split("\n")))
+from tests.helpers import tiny_game as _game
 
 
 def _extra(body: str) -> str:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from cardsmith.runtime.agents import ChoiceRequest, ScriptedAgent
 from cardsmith.runtime.game import Game
+from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.values import Delta, Pair, apply_change
 from tests.helpers import build_text
 
@@ -79,8 +80,8 @@ def test_views_hide_what_a_player_may_not_see() -> None:
     hand0 = g.players[0].zones[3]
     assert hand0 is not None
     g.new_object("card", None, g.players[0], hand0, {})
-    mine = g.view(0)["players"]["P1"]["zones"]["hand"]["cards"]
-    theirs = g.view(1)["players"]["P1"]["zones"]["hand"]["cards"]
+    mine = g.view(0).players["P1"].zones["hand"].cards
+    theirs = g.view(1).players["P1"].zones["hand"].cards
     assert mine == ["card"] and theirs == ["?"]
 
 
@@ -190,13 +191,16 @@ def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
     hand0, hand1 = g.players[0].zones[3], g.players[1].zones[3]
     assert hand0 is not None and hand1 is not None
     card = g.new_object("secret", None, g.players[0], hand0, {})
-    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["?"]
+    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
     g.reveal(hand0, g.players[1])
-    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["secret"]
-    assert "secret" not in " ".join(g.lines)          # the public log does not name it
+    assert g.view(1).players["P1"].zones["hand"].cards == ["secret"]
+    assert "secret" not in " ".join(lines_for(g.lines, 1))   # no log line names it
     g.put(card, hand1)
     g.put(card, hand0)
-    assert g.view(1)["players"]["P1"]["zones"]["hand"]["cards"] == ["?"]
+    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
+    g.reveal(hand0, g.players[1])
+    g.shuffle(hand0)                                  # a shuffle forgets where it lies
+    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
 
 
 def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:

@@ -1,0 +1,35 @@
+"""The game log: each line carries who may read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log.
+
+    `audience`: the seats the line is for (None: everyone). Among them, `seen_by` read
+    `text` (None: all of them); the others read `masked`, the same line with the cards they
+    cannot see replaced by the game's word for a hidden card."""
+
+    text: str
+    audience: frozenset[int] | None = None
+    seen_by: frozenset[int] | None = None
+    masked: str = ""
+
+    def for_seat(self, seat: int | None) -> str | None:
+        """The line as `seat` reads it (None: the whole truth), or None if it is not theirs."""
+        if seat is None:
+            return self.text
+        if self.audience is not None and seat not in self.audience:
+            return None
+        if self.seen_by is None or seat in self.seen_by:
+            return self.text
+        return self.masked
+
+
+def lines_for(log: list[LogLine], seat: int | None) -> list[str]:
+    """Every line of a log that `seat` may read, as they read it (None: all, unmasked)."""
+    shown = (line.for_seat(seat) for line in log)
+    return [text for text in shown if text is not None]

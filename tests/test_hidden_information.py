@@ -1,0 +1,180 @@
+"""Hidden information reaches only the players allowed to see it: views, log lines and the
+visibility options of counters. The audit plays many random games of every bundled game and
+checks every view and every log line against its own account of who may see which card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardsmith.compiler.load import build_game
+from cardsmith.runtime.agents import ChoiceRequest, RandomAgent
+from cardsmith.runtime.game import Game, Obj, Zone
+from cardsmith.runtime.log import lines_for
+from cardsmith.runtime.rules import RuleSet
+from cardsmith.runtime.session import agent_seed, play
+from cardsmith.runtime.table import draw_picks
+from tests.helpers import build_text
+
+
+class Audit:
+    """Its own account of what each seat knows, kept by watching reveals, moves and shuffles."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.shown: dict[int, set[int]] = {}  # card uid -> seats shown it since it last moved
+        self.problems: list[str] = []
+        reveal, put, shuffle, log = g.reveal, g.put, g.shuffle, g.log
+
+        def on_reveal(what: Any, to: Any) -> None:
+            cards = what.cards if isinstance(what, Zone) else what if isinstance(what, list) else [what]
+            seats = {p.index for p in (to if isinstance(to, list) else [to])}
+            for c in cards:
+                self.shown.setdefault(c.uid, set()).update(seats)
+            reveal(what, to)
+
+        def on_put(obj: Obj, dest: Zone, place: str | None = None) -> None:
+            self.shown.pop(obj.uid, None)
+            put(obj, dest, place)
+
+        def on_shuffle(zone: Zone) -> None:
+            for c in zone.cards:
+                self.shown.pop(c.uid, None)
+            shuffle(zone)
+
+        def on_log(message: str, *args: Any, to: Any = None) -> None:
+            before = len(g.lines)
+            hidden = {seat: [c for c in _cards(args) if not self.sees(c, seat)] for seat in self.seats()}
+            log(message, *args, to=to)
+            for line in g.lines[before:]:
+                for seat, cards in hidden.items():
+                    text = line.for_seat(seat)
+                    visible_names = {c.name for c in _cards(args) if c not in cards}
+                    for c in cards:
+                        if text is not None and c.name in text and c.name not in message \
+                                and c.name not in visible_names:
+                            self.problems.append(f"P{seat + 1} read {c.name!r} (hidden) in {text!r}")
+
+        g.reveal, g.put, g.shuffle, g.log = on_reveal, on_put, on_shuffle, on_log  # type: ignore[method-assign]
+
+    def seats(self) -> range:
+        return range(len(self.g.players))
+
+    def sees(self, card: Obj, seat: int) -> bool:
+        zone = card.zone
+        if zone is None or zone.spec.visibility == "public":
+            return True
+        if zone.spec.visibility == "owner" and zone.owner is not None and zone.owner.index == seat:
+            return True
+        if zone.spec.reveal_field and card.fields.get(zone.spec.reveal_field):
+            return True
+        return seat in self.shown.get(card.uid, set())
+
+    def check_views(self) -> None:
+        g = self.g
+        for seat in self.seats():
+            view = g.view(seat)
+            zones = [(z, view.shared[z.spec.name]) for z in g.zones if z is not None and not z.spec.supply]
+            for p in g.players:
+                zones += [(z, view.players[p.name].zones[z.spec.name]) for z in p.zones if z is not None]
+            for zone, shown in zones:
+                for card, entry in zip(zone.cards, shown.cards or [], strict=True):
+                    if entry != g.rules.hidden_card and not self.sees(card, seat):
+                        self.problems.append(f"P{seat + 1} saw {entry!r} in {zone!r}")
+
+
+def _cards(args: tuple[Any, ...]) -> list[Obj]:
+    found: list[Obj] = []
+    for a in args:
+        found += [a] if isinstance(a, Obj) else [x for x in a if isinstance(x, Obj)] if isinstance(a, list) else []
+    return found
+
+
+class Watching(RandomAgent):
+    """A random agent that has the audit look at every view at each of its decisions."""
+
+    audit: Audit
+
+    def choose(self, request: ChoiceRequest) -> int:
+        self.audit.check_views()
+        return super().choose(request)
+
+
+def _audited_games(rules: RuleSet, players: int, games: int) -> list[str]:
+    problems: list[str] = []
+    for seed in range(games):
+        agents = [Watching(agent_seed(seed, seat)) for seat in range(players)]
+        g = Game(rules, draw_picks(rules, players, seed), agents, seed)
+        audit = Audit(g)
+        for a in agents:
+            a.audit = audit
+        outcome = play(g)
+        assert outcome.error is None, f"seed {seed}: {outcome.error}"
+        problems += [f"seed {seed}: {p}" for p in audit.problems]
+    return problems
+
+
+@pytest.mark.parametrize(("game", "players", "games"), [
+    ("sakura", 2, 40), ("eatpaint", 2, 40), ("ccs", 2, 30), ("ccs", 4, 15), ("ccs", 10, 4)])
+def test_no_view_or_log_line_names_a_card_its_reader_may_not_see(game: str, players: int, games: int) -> None:
+    rules = build_game(game).rules
+    assert rules is not None
+    problems = _audited_games(rules, players, games)
+    assert problems == [], "\n".join(problems[:20])
+
+
+def test_the_audit_catches_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the runtime's visibility broken on purpose, the audit reports views and log
+    lines that show hidden cards."""
+    monkeypatch.setattr(Game, "can_see", lambda self, card, seat: True)
+    rules = build_game("sakura").rules
+    assert rules is not None
+    assert any(" saw " in p for p in _audited_games(rules, 2, 1))
+    result = build_text(MASKING)
+    assert result.rules is not None
+    g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
+    audit = Audit(g)
+    result.rules.procedures["show"](g, g.players[0])
+    assert audit.problems == ["P2 read 'chip' (hidden) in 'P1 holds chip'"]
+
+
+MASKING = '''
+procedure show(p):
+    let c = new_object(chip, p.hand, p)
+    log "{} holds {}", p, c
+    log "only for {}", p to p
+'''
+
+
+def test_log_lines_mask_cards_and_honour_their_audience() -> None:
+    result = build_text(MASKING)
+    assert result.ok and result.rules is not None
+    g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
+    result.rules.procedures["show"](g, g.players[0])
+    assert lines_for(g.lines, 0) == ["P1 holds chip", "only for P1"]
+    assert lines_for(g.lines, 1) == ["P1 holds ?"]
+    assert lines_for(g.lines, None) == ["P1 holds chip", "only for P1"]
+
+
+COUNTERS = '''
+counter secret_plan "计划": per player, owner
+counter hidden_seed "种子": global, hidden
+counter open_score "公开": per player
+'''
+
+
+def test_counter_visibility_is_honoured_in_views() -> None:
+    result = build_text(COUNTERS)
+    assert result.ok and result.rules is not None
+    g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
+    mine, theirs = g.view(0), g.view(1)
+    assert "secret_plan" in mine.players["P1"].counters and "secret_plan" not in theirs.players["P1"].counters
+    assert "open_score" in theirs.players["P1"].counters
+    assert "hidden_seed" not in mine.counters and "hidden_seed" not in theirs.counters
+
+
+def test_an_owner_counter_needs_an_owner() -> None:
+    result = build_text('counter plan "计划": global, owner\n')
+    (d,) = result.diagnostics
+    assert d.code == "E104" and d.span.line == 1
