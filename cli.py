@@ -102,6 +102,22 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
         sys.exit(1)
 
 
+def _out_folder(folder: Path) -> None:
+    """Create an output folder, or exit 2 saying why it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        _fail(f"cannot create the folder {folder}: {err.strerror or err}")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write an output file, or exit 2 saying why it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        _fail(f"cannot write {path}: {err.strerror or err}")
+
+
 def _group_targets(targets: list[str]) -> list[list[str]]:
     """Each bundled game name is checked on its own; files and folders together."""
     games = [[t] for t in targets if t in bundled_games() and not Path(t).exists()]
@@ -116,20 +132,23 @@ def _group_targets(targets: list[str]) -> list[list[str]]:
 def build(games: tuple[str, ...], out_dir: str) -> None:
     """Compile games (default: every bundled game) to Python modules in OUT."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    _out_folder(out)
     for game in games or tuple(bundled_games()):
         started = time.perf_counter()
         result = _build_or_report(game, want_model=True)
         assert result.python_source is not None
         target = out / f"{game}_rules.py"
-        target.write_text(result.python_source, encoding="utf-8")
+        _write(target, result.python_source)
         lines = result.python_source.count("\n")
         click.echo(f"{game}: {result.stats.get('cards', 0)} cards → {target} ({lines} lines) "
                    f"in {time.perf_counter() - started:.2f}s")
 
 
 def _parse_picks(text: str) -> list[str]:
-    return [p.strip() for p in text.split(",")]
+    names = [p.strip() for p in text.split(",")]
+    if not all(names):
+        _fail(f"{text!r}: give character names separated by commas, none empty")
+    return names
 
 
 def _table(rules: RuleSet, seed: int, players: int | None, p1: str | None, p2: str | None,
@@ -298,7 +317,7 @@ def ref(game: str, out_file: str | None) -> None:
     assert result.checked is not None
     text = render_reference(result.checked)
     if out_file:
-        Path(out_file).write_text(text, encoding="utf-8")
+        _write(Path(out_file), text)
         click.echo(f"wrote {out_file} ({text.count(chr(10))} lines)")
     else:
         click.echo(text)
@@ -330,7 +349,7 @@ def scenarios(game: str) -> None:
     failed = 0
     for name in rules.scenarios:
         problem = run_scenario(rules, name)
-        click.echo(f"{'ok  ' if problem is None else 'FAIL'} {name}" + (f": {problem}" if problem else ""))
+        click.echo(printable(f"{'ok  ' if problem is None else 'FAIL'} {name}" + (f": {problem}" if problem else "")))
         failed += problem is not None
     click.echo(f"{len(rules.scenarios) - failed} passed, {failed} failed")
     if failed:
@@ -388,7 +407,7 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
 def demo(out_dir: str, seed: int) -> None:
     """The main job: check and build every bundled game, write the references, play one game each."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    _out_folder(out)
     for game in bundled_games():
         started = time.perf_counter()
         result = _build_or_report(game, want_model=True)
@@ -402,8 +421,8 @@ def demo(out_dir: str, seed: int) -> None:
         failed = [name for name in result.rules.scenarios if run_scenario(result.rules, name) is not None]
         click.echo(f"[{game}] scenarios: {len(result.rules.scenarios) - len(failed)} passed, "
                    f"{len(failed)} failed" + (f" ({', '.join(failed)})" if failed else ""))
-        (out / f"{game}_rules.py").write_text(result.python_source, encoding="utf-8")
-        (out / f"{game}_reference.md").write_text(render_reference(checked), encoding="utf-8")
+        _write(out / f"{game}_rules.py", result.python_source)
+        _write(out / f"{game}_reference.md", render_reference(checked))
         click.echo(f"[{game}] wrote {out / (game + '_rules.py')} and {out / (game + '_reference.md')}")
         rules = result.rules
         picks = draw_picks(rules, rules.table.min_players, seed)

@@ -12,6 +12,8 @@ import hashlib
 import importlib.util
 import logging
 import marshal
+import os
+import stat
 import sys
 import types
 from dataclasses import dataclass, field
@@ -28,7 +30,7 @@ from .cache import Cache, open_cache
 from .check import Checked, check
 from .diagnostics import Diagnostic
 from .generate import GenerateError, generate
-from .parse import grammar_text, parse_source
+from .parse import MAX_FILE_BYTES, grammar_text, parse_source
 
 SOURCE_SUFFIX = ".csm"
 log = logging.getLogger("cardsmith.cache")
@@ -94,16 +96,39 @@ def _cache_key(sources: dict[str, str]) -> str:
 
 
 def read_sources(paths: list[Path]) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Read files as UTF-8; unreadable ones become E005 diagnostics."""
+    """Read regular files as UTF-8 (without blocking on a FIFO or reading a device); anything
+    else becomes an E005 diagnostic."""
     sources: dict[str, str] = {}
     diags: list[Diagnostic] = []
     for p in paths:
         try:
-            sources[str(p)] = p.read_text("utf-8")
+            sources[str(p)] = _read_regular(p)
         except (OSError, UnicodeDecodeError) as err:
-            diags.append(Diagnostic("E005", f"cannot read file: {err.__class__.__name__}: {err}",
-                                    s.Span(str(p), 1, 1, 1, 1)))
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            diags.append(Diagnostic("E005", f"cannot read {p}: {reason}", s.Span(str(p), 1, 1, 1, 1)))
     return sources, diags
+
+
+def _read_regular(path: Path) -> str:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(0, f"not a regular file ({_file_kind(info.st_mode)})")
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(0, f"larger than {MAX_FILE_BYTES} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_FILE_BYTES + 1).decode("utf-8")
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
 
 
 def build_sources(sources: dict[str, str], use_cache: bool = True, want_model: bool = False) -> BuildResult:
@@ -183,9 +208,13 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
         if not p.exists() and arg in bundled_games():
             collected.extend(game_files(arg))
         elif p.is_dir():
-            collected.extend(sorted(p.rglob(f"*{SOURCE_SUFFIX}")))
-        elif p.is_file():
-            collected.append(p)
+            found = sorted(p.rglob(f"*{SOURCE_SUFFIX}"))
+            if not found:
+                diags.append(Diagnostic("E005", f"no {SOURCE_SUFFIX} source files in the folder {arg}",
+                                        s.Span(arg, 1, 1, 1, 1)))
+            collected.extend(found)
+        elif p.exists():
+            collected.append(p)  # read_sources says what is wrong with a FIFO or a device
         else:
             diags.append(Diagnostic("E005", f"no such file, folder or bundled game: {arg}",
                                     s.Span(arg, 1, 1, 1, 1), hint="bundled games: " + ", ".join(bundled_games())))

@@ -7,6 +7,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from ..runtime.display import printable
 from . import syntax as s
 from .check import Checked
 from .unparse import unparse
@@ -22,13 +23,13 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!])")
 
 def md(text: object) -> Md:
     """Text shown literally in Markdown (one line, special characters escaped)."""
-    flat = " ".join(str(text).split("\n"))
+    flat = printable(" ".join(str(text).split("\n")))
     return Md(_MD_SPECIAL.sub(r"\\\1", flat))
 
 
 def code(text: object) -> Md:
     """Text as a Markdown code span, fenced with more backticks than it holds."""
-    flat = " ".join(str(text).split("\n"))
+    flat = printable(" ".join(str(text).split("\n")))
     longest = max((len(run) for run in re.findall("`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""

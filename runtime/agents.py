@@ -166,7 +166,11 @@ def _counters(values: dict[str, Value]) -> str:
     return ", ".join(parts)
 
 
-class AgentGaveUp(Exception):
+class AgentError(Exception):
+    """A seat's agent cannot go on (not a fault of the rules): the game is abandoned."""
+
+
+class AgentGaveUp(AgentError):
     """A program playing a seat kept sending answers that could not be used."""
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 
-from .agents import ChoiceRequest
+from .agents import AgentError, ChoiceRequest
 from .rules import RuleSet
 from .table import table_problems
 
@@ -36,7 +36,7 @@ class SaveError(Exception):
     """A save file that cannot be replayed; the message says why."""
 
 
-class Divergence(Exception):
+class Divergence(AgentError):
     """The replayed game stopped following the saved decisions."""
 
 

@@ -6,8 +6,8 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .agents import Agent, RandomAgent, ScriptedAgent
-from .game import ExpectationFailed, Game, GameOver, RuleViolation
+from .agents import Agent, AgentError, RandomAgent, ScriptedAgent
+from .game import ExpectationFailed, Game, GameOver
 from .log import LogLine
 from .rules import GENERATED_PREFIX, RuleSet
 
@@ -57,8 +57,9 @@ def play(game: Game) -> GameResult:
         entry(game)
     except GameOver:
         pass
-    except (RuleViolation, RecursionError, TypeError, AttributeError, KeyError, ValueError,
-            IndexError, ZeroDivisionError) as exc:
+    except (EOFError, AgentError):
+        raise  # the seat's agent stopped: not a fault of the rules
+    except Exception as exc:  # noqa: BLE001 - whatever the rules raise is a located rule error
         where = source_location(game.rules, traceback.extract_tb(exc.__traceback__))
         error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
@@ -94,7 +95,7 @@ def run_scenario(rules: RuleSet, name: str) -> str | None:
         return str(exc)
     except GameOver:
         return None if props.get("start", [""])[0] == "ends" else f"game ended: {game.result}"
-    except (RuleViolation, LookupError, TypeError, AttributeError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a rule error or an exhausted script fails the scenario
         where = source_location(rules, traceback.extract_tb(exc.__traceback__))
         return f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
     return None
