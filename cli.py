@@ -284,6 +284,8 @@ def _replay(rules: RuleSet, path: str, show_log: bool) -> None:
     try:
         outcome = play(new_game(rules, saved.picks, agents, seed=saved.seed))
     except Divergence as err:
+        if err.short:
+            _fail(f"{path} is incomplete: {err}")
         _fail(f"the replay left the saved game at {err} (did the rules or cards change?)", 1)
         return
     if show_log:

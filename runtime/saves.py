@@ -37,7 +37,12 @@ class SaveError(Exception):
 
 
 class Divergence(AgentError):
-    """The replayed game stopped following the saved decisions."""
+    """The replayed game stopped following the saved decisions. `short`: the save file ran
+    out of decisions (the file is incomplete, rather than the game changed)."""
+
+    def __init__(self, message: str, short: bool = False) -> None:
+        super().__init__(message)
+        self.short = short
 
 
 def read_save(path: str, rules: RuleSet) -> SavedGame:
@@ -86,7 +91,8 @@ class ReplayAgents:
         number = self.used + 1
         if self.used >= len(self.answers):
             raise Divergence(f"decision {number}: the game asks P{request.player + 1} "
-                             f"({request.prompt!r}) but only {len(self.answers)} decisions were saved")
+                             f"({request.prompt!r}) but only {len(self.answers)} decisions were saved",
+                             short=True)
         seat, option = self.answers[self.used]
         if seat != request.player:
             raise Divergence(f"decision {number}: saved for P{seat + 1}, but the game asks "

@@ -60,7 +60,7 @@ def test_a_decision_of_another_seat_names_its_decision(tmp_path: Path, saved: di
 def test_too_few_decisions_name_where_they_ran_out(tmp_path: Path, saved: dict[str, Any]) -> None:
     data = dict(saved, answers=saved["answers"][:10])
     result = _replay(tmp_path, data)
-    assert result.exit_code == 1 and "decision 11: the game asks" in result.output
+    assert result.exit_code == 2 and "is incomplete: decision 11: the game asks" in result.output
     assert "only 10 decisions were saved" in result.output
 
 
