@@ -17,9 +17,18 @@ from .compiler.diagnostics import explain as explain_code
 from .compiler.diagnostics import render_all, to_json
 from .compiler.load import BuildResult, build_game, build_sources, bundled_games, resolve_inputs
 from .compiler.reference import render_reference
-from .runtime.agents import Agent, AgentGaveUp, JsonLinesAgent, RandomAgent, TerminalAgent
+from .runtime.agents import (
+    ActiveAgent,
+    Agent,
+    AgentGaveUp,
+    JsonLinesAgent,
+    RandomAgent,
+    TerminalAgent,
+)
 from .runtime.display import printable
-from .runtime.log import lines_for
+from .runtime.events import encode as encode_event
+from .runtime.events import schema as events_schema
+from .runtime.log import events_for, lines_for
 from .runtime.protocol import schema as protocol_schema
 from .runtime.rules import RuleSet
 from .runtime.saves import Divergence, ReplayAgents, SavedGame, SaveError, read_save, save_game
@@ -170,24 +179,33 @@ def _table(rules: RuleSet, seed: int, players: int | None, p1: str | None, p2: s
     return picks
 
 
-def _agent(kind: str, seed: int, seat: int) -> Agent:
+POLICY_HELP = ("How computer players choose: `random` (uniformly) or `active` (they act before "
+               "they pass, so games reach real endings sooner).")
+
+
+def _computer_agents(policy: str, seed: int, seats: int) -> list[Agent]:
+    kind = ActiveAgent if policy == "active" else RandomAgent
+    return [kind(agent_seed(seed, i)) for i in range(seats)]
+
+
+def _agent(kind: str, policy: str, seed: int, seat: int) -> Agent:
     if kind == "terminal":
         return TerminalAgent()
     if kind == "jsonl":
         return JsonLinesAgent()
-    return RandomAgent(agent_seed(seed, seat))
+    return _computer_agents(policy, seed, seat + 1)[seat]
 
 
 def _writable_file(path: str) -> None:
     """Exit 2 unless a file can be written at `path` (checked before a game is played)."""
     target = Path(path)
     if target.is_dir():
-        _fail(f"--save {path}: is a folder")
+        _fail(f"{path}: is a folder")
     folder = target.parent
     if not folder.is_dir():
-        _fail(f"--save {path}: the folder {folder} does not exist")
+        _fail(f"{path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        _fail(f"--save {path}: not writable")
+        _fail(f"{path}: not writable")
 
 
 @main.command("play")
@@ -204,17 +222,23 @@ def _writable_file(path: str) -> None:
               "program over stdin/stdout (docs/jsonl-protocol.md); stdout then carries only JSON.")
 @click.option("--seat", type=click.IntRange(min=1), default=1, show_default=True,
               help="The seat the --agent takes.")
+@click.option("--policy", type=click.Choice(["random", "active"]), default="random", show_default=True,
+              help=POLICY_HELP)
 @click.option("--log/--no-log", "show_log", default=True, help="Print the game log.")
 @click.option("--log-as", "log_as", default=None, metavar="all|public|SEAT",
               help="Whose log to print: everything, what every player saw, or one seat's "
                    "(default: the --agent seat when it is a person or a program, else all).")
 @click.option("--save", "save_file", type=click.Path(),
               help="Save seed, characters and every decision to a JSON file.")
+@click.option("--events", "events_file", type=click.Path(),
+              help="Write what happened as JSON lines (see `cardsmith schema events`), as the "
+                   "--log-as reader saw it.")
 @click.option("--replay", "replay_file", type=click.Path(),
               help="Replay a saved game exactly (ignores the other options).")
 def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tuple[str, ...],
-             player_count: int | None, agent: str, seat: int, show_log: bool, log_as: str | None,
-             save_file: str | None, replay_file: str | None) -> None:
+             player_count: int | None, agent: str, seat: int, policy: str, show_log: bool,
+             log_as: str | None, save_file: str | None, events_file: str | None,
+             replay_file: str | None) -> None:
     """Play one game of GAME with the given seed and characters."""
     result = _build_or_report(game, to_stderr=agent == "jsonl")
     rules = result.rules
@@ -222,15 +246,16 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
     if replay_file:
         _replay(rules, replay_file, show_log)
         return
-    if save_file:
-        _writable_file(save_file)
+    for target in (save_file, events_file):
+        if target:
+            _writable_file(target)
     picks = _table(rules, seed, player_count, p1, p2, picks_opt)
     if seat > len(picks):
         _fail(f"--seat must be between 1 and {len(picks)}")
     human = agent != "random"
     viewer = _log_viewer(log_as, seat - 1 if human else None, len(picks))
-    agents: list[Agent] = [RandomAgent(agent_seed(seed, i)) for i in range(len(picks))]
-    chosen = agents[seat - 1] = _agent(agent, seed, seat - 1)
+    agents = _computer_agents(policy, seed, len(picks))
+    chosen = agents[seat - 1] = _agent(agent, policy, seed, seat - 1)
     say = _say(to_stderr=agent == "jsonl")
     if isinstance(chosen, JsonLinesAgent):
         chosen.start(rules.game, seat - 1, len(picks))
@@ -243,7 +268,8 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
         _fail(f"game abandoned: {err}")
         return
     if isinstance(chosen, JsonLinesAgent):
-        chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error)
+        chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error,
+                      outcome.cause)
     if show_log and agent != "terminal":
         for line in lines_for(outcome.log, viewer):
             say(printable(line))
@@ -251,6 +277,10 @@ def play_cmd(game: str, seed: int, p1: str | None, p2: str | None, picks_opt: tu
     if save_file:
         save_game(save_file, SavedGame(rules.game, seed, picks, outcome.answers, outcome.final_hash))
         say(f"saved {len(outcome.answers)} decisions to {save_file}")
+    if events_file:
+        records = events_for(outcome.log, viewer)
+        _write(Path(events_file), "".join(encode_event(e) + "\n" for e in records))
+        say(f"wrote {len(records)} events to {events_file}")
     if outcome.error:
         sys.exit(1)
 
@@ -326,9 +356,12 @@ def ref(game: str, out_file: str | None) -> None:
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema of the JSON-lines protocol that bots speak (`play --agent jsonl`)."""
-    click.echo(json.dumps(protocol_schema(), indent=2, ensure_ascii=False))
+@click.argument("which", type=click.Choice(["protocol", "events"]), default="protocol")
+def schema(which: str) -> None:
+    """Print a JSON Schema: of the protocol bots speak (`play --agent jsonl`), or of the
+    events file (`play --events`)."""
+    document = protocol_schema() if which == "protocol" else events_schema()
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -364,10 +397,13 @@ def scenarios(game: str) -> None:
 @click.option("--players", "player_count", type=click.IntRange(min=1),
               help="Players per game (default: the game's minimum).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; each next game adds 1.")
-def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
+@click.option("--policy", type=click.Choice(["random", "active"]), default="random", show_default=True,
+              help=POLICY_HELP)
+def soak(game: str, games: int, player_count: int | None, seed: int, policy: str) -> None:
     """Play many seeded random games of GAME and report every rule error with its card line.
 
-    Characters are drawn with each game's seed, so all of them get played. Exits 1 when any
+    Characters are drawn with each game's seed, so all of them get played. Games are counted
+    by how they ended (the reason the rules give, such as a turn limit). Exits 1 when any
     game fails."""
     result = _build_or_report(game)
     rules = result.rules
@@ -378,11 +414,15 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
         _fail("illegal table: " + "; ".join(problems))
     errors: dict[str, list[tuple[int, list[list[str]]]]] = {}
     outcomes = {"win": 0, "draw": 0, "unfinished": 0}
+    causes: dict[str, int] = {}
     started = time.perf_counter()
     with click.progressbar(range(seed, seed + games), label=f"{game}: {games} games", file=sys.stderr) as seeds:
         for s in seeds:
             picks = draw_picks(rules, count, s)
-            outcome = play(new_game(rules, picks, seed=s, log=False))
+            agents = _computer_agents(policy, s, count)
+            outcome = play(new_game(rules, picks, agents, seed=s, log=False))
+            if outcome.cause:
+                causes[outcome.cause] = causes.get(outcome.cause, 0) + 1
             if outcome.error:
                 errors.setdefault(outcome.error, []).append((s, picks))
             kind = "unfinished" if outcome.reason == "unfinished" else "draw" if outcome.winner is None else "win"
@@ -391,12 +431,15 @@ def soak(game: str, games: int, player_count: int | None, seed: int) -> None:
     click.echo(f"{games} games in {elapsed:.1f}s ({games / elapsed:.0f}/s): {outcomes['win']} won, "
                f"{outcomes['draw']} drawn, {outcomes['unfinished']} unfinished, "
                f"{sum(len(v) for v in errors.values())} with rule errors")
+    for cause, n in sorted(causes.items(), key=lambda kv: -kv[1]):
+        click.echo(printable(f"  ended by {cause}: {n} ({100 * n / games:.1f}%)"))
     table = f" --players {count}" if count != rules.table.min_players else ""
     for message, failed in errors.items():
         click.echo(printable(f"  {message}"))
         for s, picks in failed[:5]:
             sides = " vs ".join("+".join(p) for p in picks)
-            click.echo(printable(f"    seed {s} ({sides}): cardsmith play {game} --seed {s}{table}"))
+            how = f"{table} --policy {policy}" if policy != "random" else table
+            click.echo(printable(f"    seed {s} ({sides}): cardsmith play {game} --seed {s}{how}"))
         if len(failed) > 5:
             click.echo(f"    … and {len(failed) - 5} more seeds")
     if errors:

@@ -236,7 +236,7 @@ class Checker:
         sym = self.sym
         if self._dup(sym.counters, d.name, d.name_span, d.what):
             return
-        self._allow(d, {"per", "global", "range", "starts", "absent", "public", "hidden", "owner"})
+        self._allow(d, {"per", "global", "range", "starts", "absent", "public", "hidden", "owner", "logged"})
         low = high = absent = None
         start: Any = False if d.what == "flag" else 0
         if "range" in opts:
@@ -267,7 +267,7 @@ class Checker:
                        opts["owner"].span, hint="use `hidden` for a value no player sees")
         sym.counters[d.name] = CounterInfo(len(sym.counters), d, "per" in opts, low, high, start,
                                            d.what == "flag", absent, addendum,
-                                           shown[0] if shown else "public")
+                                           shown[0] if shown else "public", "logged" in opts)
 
     def _collect_field(self, d: s.Simple) -> None:
         sym = self.sym

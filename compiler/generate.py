@@ -245,7 +245,7 @@ class Generator:
             for name, c in sym.counters.items():
                 label = c.decl.labels.default or name
                 counters.append(f"CounterSpec({name!r}, {label!r}, {c.per_player!r}, {c.low!r}, "
-                                f"{c.high!r}, {c.start!r}, {c.flag!r}, {c.visibility!r})")
+                                f"{c.high!r}, {c.start!r}, {c.flag!r}, {c.visibility!r}, {c.logged!r})")
             self.emit("counters = [" + ", ".join(counters) + "]")
             defaults = {n: f.default for n, f in sym.fields.items()}
             self.emit(f"defaults = {defaults!r}")
@@ -271,6 +271,7 @@ class Generator:
             self.emit(f"addenda = {self.addendum_chars!r}")
             start = game.prop("start")
             entry = start.words()[0] if start and start.words() else ""
+            tokens = {n: t.labels.default or n for n, t in sym.tokens.items()}
             hidden = game.prop("hidden_card")
             hidden_card = " ".join(hidden.words()) if hidden is not None and hidden.words() else "?"
             label = game.labels.default or game.name
@@ -279,7 +280,7 @@ class Generator:
                       "characters=characters, triggers=triggers, card_triggers=card_triggers, "
                       "checks=checks, procedures=procedures, scenarios=scenarios, "
                       f"scenario_props=scenario_props, addenda=addenda, entry={entry!r}, "
-                      f"shown_fields={shown!r}, hidden_card={hidden_card!r}, "
+                      f"shown_fields={shown!r}, hidden_card={hidden_card!r}, token_labels={tokens!r}, "
                       f"actions=[{', '.join(self.action_specs)}])")
 
     # ---- statements ----
@@ -331,7 +332,8 @@ class Generator:
             else:
                 self.emit(f"return {self._bounded(st.value, self._let_value(st.value))}", sp)
         elif isinstance(st, s.End):
-            self.emit(f"g.end({st.kind!r}, {self.expr(st.player)})", sp)
+            reason = f", {self.const(st.reason)}" if st.reason is not None else ""
+            self.emit(f"g.end({st.kind!r}, {self.expr(st.player)}{reason})", sp)
         elif isinstance(st, s.CallStmt):
             self.emit(self.expr(st.call), sp)
         elif isinstance(st, s.Pass):
@@ -430,9 +432,11 @@ class Generator:
         choice = self.new_temp()
         value = self.new_temp()
         prompt = self.const(st.labels.default or "choose")
+        passive = {k for k, opt in enumerate(st.options) if opt.passive}
+        quiet = f", {self.const(tuple(sorted(passive)))}" if passive else ""
         if not self.sym.actions:
             self._menu_entries(st, entries)
-            self.emit(f"{choice}, {value} = g.menu({self.expr(st.player)}, {prompt}, {entries})")
+            self.emit(f"{choice}, {value} = g.menu({self.expr(st.player)}, {prompt}, {entries}{quiet})")
         else:  # standing actions are offered too; taking one asks the menu again
             player = self.new_temp()
             self.emit(f"{player} = {self.expr(st.player)}", st.span)
@@ -442,7 +446,7 @@ class Generator:
                 self.emit(f"if len({entries}) > 1:")
                 with self.block():
                     self.emit(f"{entries} += g.standing_actions({player}, {entries})")
-                self.emit(f"{choice}, {value} = g.menu({player}, {prompt}, {entries})")
+                self.emit(f"{choice}, {value} = g.menu({player}, {prompt}, {entries}{quiet})")
                 self.emit(f"if {choice} >= 0:")
                 with self.block():
                     self.emit("break")

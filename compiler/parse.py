@@ -564,7 +564,8 @@ class _Builder(Transformer[Token, Any]):
         return s.Return(ch[0] if ch else None, self._span(meta))
 
     def end_stmt(self, meta: Any, ch: list[Any]) -> s.End:
-        return s.End(str(ch[0].children[0]), ch[1], self._span(meta))
+        reason = _unquote(str(ch[2])) if len(ch) > 2 else None
+        return s.End(str(ch[0].children[0]), ch[1], self._span(meta), reason)
 
     def call_stmt(self, meta: Any, ch: list[Any]) -> s.CallStmt:
         return s.CallStmt(ch[0], self._span(meta))
@@ -606,13 +607,16 @@ class _Builder(Transformer[Token, Any]):
     def option(self, meta: Any, ch: list[Any]) -> s.Option:
         labels, *rest = ch
         body = rest.pop()
+        passive = bool(rest) and isinstance(rest[0], Tree) and rest[0].data == "passive"
+        if passive:
+            rest = rest[1:]
         var = iterable = cond = None
         if rest and isinstance(rest[0], Token):
             var, iterable = str(rest[0]), rest[1]
             rest = rest[2:]
         if rest:
             cond = rest[0]
-        return s.Option(labels, var, iterable, cond, body, self._span(meta))
+        return s.Option(labels, var, iterable, cond, body, self._span(meta), passive)
 
     def once_stmt(self, meta: Any, ch: list[Any]) -> s.Once:
         name, params, *rest = ch

@@ -34,6 +34,7 @@ class CounterInfo:
     absent: int | None
     addendum: str | None
     visibility: str = "public"  # public / owner / hidden
+    logged: bool = False  # its changes are written to the game log
 
 
 @dataclass

@@ -355,9 +355,12 @@ class Return:
 
 @dataclass(frozen=True)
 class End:
+    """`win P`, `lose P` or `draw_game none`, with an optional reason ("life 0")."""
+
     kind: str  # win / lose / draw_game
     player: Expr
     span: Span
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -407,12 +410,16 @@ class Repeat:
 
 @dataclass(frozen=True)
 class Option:
+    """A menu option; `passive` marks one that declines to act (ending a phase, not
+    reacting), which agents that prefer to act choose last."""
+
     labels: Labels
     var: str | None
     iterable: Expr | None
     cond: Expr | None
     body: tuple[Stmt, ...]
     span: Span
+    passive: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,14 @@ class ChoiceRequest:
     """One decision: who decides, what kind, the prompt, how many options and their labels.
 
     Labels are made only when an agent asks for them (a random agent needs just `count`).
-    A `number` choice also has `low`: option i means the number low + i."""
+    A `number` choice also has `low`: option i means the number low + i. `passive` holds the
+    options that decline to act."""
 
     def __init__(self, player: int, kind: str, prompt: str,
                  options: list[str] | Callable[[], list[str]], count: int, game: Game,
-                 low: int | None = None) -> None:
+                 low: int | None = None, passive: frozenset[int] = frozenset()) -> None:
         self.player = player
+        self.passive = passive  # options that decline to act (end a phase, not react, none)
         self.kind = kind
         self.prompt = prompt
         self.count = count
@@ -69,6 +71,20 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, request: ChoiceRequest) -> int:
+        return self.rng.randrange(request.count)
+
+
+class ActiveAgent(RandomAgent):
+    """Random, but it acts before it passes: while an option other than the passive ones
+    (ending a phase, not reacting, choosing nothing) is open, it takes one of those nine
+    times in ten. Games among such agents reach real endings sooner."""
+
+    ACT = 0.9
+
+    def choose(self, request: ChoiceRequest) -> int:
+        active = [i for i in range(request.count) if i not in request.passive]
+        if request.passive and active and self.rng.random() < self.ACT:
+            return active[self.rng.randrange(len(active))]
         return self.rng.randrange(request.count)
 
 
@@ -191,8 +207,8 @@ class JsonLinesAgent:
         self._send(protocol.Hello(protocol.PROTOCOL, protocol.VERSION, game, seat, players))
 
     def finish(self, winner: int | None, result: str, steps: int, decisions: int,
-               error: str | None) -> None:
-        self._send(protocol.GameOver(winner, result, steps, decisions, error))
+               error: str | None, cause: str | None) -> None:
+        self._send(protocol.GameOver(winner, result, steps, decisions, error, cause))
 
     def choose(self, request: ChoiceRequest) -> int:
         self.asked += 1

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from .agents import Agent, ChoiceRequest
 from .limits import MAX_NUMBER
 from .log import LogLine
 from .protocol import View
+from .record import Recorder
 from .rules import CardDef, RuleSet, ZoneSpec
 from .values import Delta, Pair, apply_change
 from .views import view_of
@@ -125,12 +126,14 @@ class Game:
         self.trace = trace
         self.logging = log
         self.lines: list[LogLine] = []
+        self.recorder = Recorder(self)
         self.hashes: list[str] = []
         self.decisions: list[tuple[int, int]] = []  # (seat, answer), in the order asked
         self.steps = 0
         self.loops = 0  # loop iterations in the rules, to stop a rule that never ends
         self.winner: int | None = None
         self.result = ""
+        self.cause: str | None = None  # why the game ended, in the game's words
         self._uid = 0
         self.players = [Player(i, p, a) for i, (p, a) in enumerate(zip(picks, agents, strict=True))]
         self.zones: list[Zone | None] = []
@@ -188,16 +191,10 @@ class Game:
             return
         audience = None if to is None else frozenset(
             p.index for p in (to if isinstance(to, list) else [to]))
-        readers = set(range(len(self.players))) if audience is None else set(audience)
-        hidden = [c for c in _cards_in(args) if not all(self.can_see(c, seat) for seat in readers)]
-        text = self._format(message, args, ())
-        if not hidden:
-            self.lines.append(LogLine(text, audience))
-            return
-        seen_by = frozenset(seat for seat in readers if all(self.can_see(c, seat) for c in hidden))
-        self.lines.append(LogLine(text, audience, seen_by, self._format(message, args, hidden)))
+        self.recorder.said(message, args, audience)
 
-    def _format(self, message: str, args: tuple[Any, ...], hidden: list[Obj] | tuple[()]) -> str:
+    def format(self, message: str, args: tuple[Any, ...], hidden: Collection[Obj] = ()) -> str:
+        """A log message with its `{}` marks filled (cards in `hidden` masked)."""
         if not args:
             return message
         parts = message.split("{}")
@@ -307,9 +304,12 @@ class Game:
             if not -MAX_NUMBER <= value <= MAX_NUMBER:
                 raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
         holder = p.counters if p is not None else self.counters
-        if holder[index] == value and type(holder[index]) is type(value):
+        before = holder[index]
+        if before == value and type(before) is type(value):
             return
         holder[index] = value
+        if spec.logged and self.logging:
+            self.recorder.counter(spec.label, p, before, value)
         if self.rules.checks:
             self._changed(self._counter_checks[index])
 
@@ -373,6 +373,8 @@ class Game:
             self.supply_flow[key] = self.supply_flow.get(key, 0) - n
         else:
             dest.tokens[key] = dest.tokens.get(key, 0) + n
+        if self.logging:
+            self.recorder.tokens(n, kind, source, dest, by_card)
         if self.rules.checks:
             self._changed(self._holder_checks(source) + self._holder_checks(dest))
         return n
@@ -380,6 +382,7 @@ class Game:
     def put(self, obj: Obj, dest: Zone, place: str | None = None) -> None:
         """Move a card to a zone: on top (default) or at the bottom."""
         source = obj.zone
+        seen = frozenset(s for s in range(len(self.players)) if self.can_see(obj, s)) if self.logging else frozenset()
         if source is not None:
             source.cards.remove(obj)
         if self.known:
@@ -389,6 +392,8 @@ class Game:
         else:
             dest.cards.append(obj)
         obj.zone = dest
+        if self.logging:
+            self.recorder.card(obj, source, dest, seen)
         if self.rules.checks:
             from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
@@ -484,9 +489,9 @@ class Game:
 
     # ---- choices ---------------------------------------------------------------------
 
-    def _ask(self, p: Player, kind: str, prompt: str,
-             options: list[str] | Callable[[], list[str]], count: int, low: int | None = None) -> int:
-        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, self, low))
+    def _ask(self, p: Player, kind: str, prompt: str, options: list[str] | Callable[[], list[str]],
+             count: int, low: int | None = None, passive: frozenset[int] = frozenset()) -> int:
+        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, self, low, passive))
         if not 0 <= answer < count:
             raise RuleViolation(f"agent answered {answer} to a choice of {count}")
         self.decisions.append((p.index, answer))
@@ -503,30 +508,46 @@ class Game:
 
         def labels() -> list[str]:
             return [self.describe(x) for x in pool] + (["(none)"] if optional else [])
-        i = self._ask(p, "pick", prompt, labels, count)
-        return None if i == len(pool) else pool[i]
+        i = self._ask(p, "pick", prompt, labels, count,
+                      passive=frozenset({len(pool)}) if optional else frozenset())
+        chosen = None if i == len(pool) else pool[i]
+        if self.logging:
+            self.recorder.choice(p, "pick", prompt, i, "(none)" if chosen is None else "", chosen)
+        return chosen
 
     def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
         if high <= low:
             return low
-        return low + self._ask(p, "number", prompt, lambda: [str(n) for n in range(low, high + 1)],
-                               high - low + 1, low)
+        i = self._ask(p, "number", prompt, lambda: [str(n) for n in range(low, high + 1)], high - low + 1, low)
+        if self.logging:
+            self.recorder.choice(p, "number", prompt, i, str(low + i), None)
+        return low + i
 
     def confirm(self, p: Player, prompt: str) -> bool:
-        return self._ask(p, "ask", prompt, ["yes", "no"], 2) == 0
+        i = self._ask(p, "ask", prompt, ["yes", "no"], 2)
+        if self.logging:
+            self.recorder.choice(p, "ask", prompt, i, ["yes", "no"][i], None)
+        return i == 0
 
-    def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]]) -> tuple[int, Any]:
-        """Offer a menu of (option number, bound value, label); returns the chosen pair."""
+    def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]],
+             passive: tuple[int, ...] = ()) -> tuple[int, Any]:
+        """Offer a menu of (option number, bound value, label); returns the chosen pair.
+        `passive` lists the option numbers that decline to act."""
         if not any(number >= 0 for number, _, _ in entries):
             raise RuleViolation(f"no option is available for {prompt!r}")
         if len(entries) == 1:
-            return entries[0][0], entries[0][1]
-
-        def labels() -> list[str]:
-            return [label if value is None else f"{label}: {self.describe(value)}"
-                    for _, value, label in entries]
-        i = self._ask(p, "menu", prompt, labels, len(entries))
-        return entries[i][0], entries[i][1]
+            i = 0
+        else:
+            def labels() -> list[str]:
+                return [label if value is None or number < 0 else f"{label}: {self.describe(value)}"
+                        for number, value, label in entries]
+            quiet = frozenset(i for i, (number, _, _) in enumerate(entries) if number in passive)
+            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet)
+        number, value, label = entries[i]
+        if self.logging:
+            self.recorder.choice(p, "menu", prompt, i, label, value if number >= 0 else None,
+                                 forced=len(entries) == 1)
+        return number, value
 
     def standing_actions(self, p: Player, entries: list[tuple[int, Any, str]]) -> list[tuple[int, Any, str]]:
         """Menu entries (numbered -1) for the standing actions p may take now.
@@ -548,7 +569,7 @@ class Game:
         finally:
             self._in_action = False
 
-    def describe(self, value: Any, hidden: list[Obj] | tuple[()] = ()) -> str:
+    def describe(self, value: Any, hidden: Collection[Obj] = ()) -> str:
         """How a value is shown to players: cards and characters by name, zones with their
         owner; cards in `hidden` by the game's word for a hidden card."""
         if isinstance(value, Obj):
@@ -566,8 +587,9 @@ class Game:
 
     # ---- ending, tracing, invariants ---------------------------------------------------
 
-    def end(self, kind: str, p: Player | list[Player] | None) -> None:
-        """End the game: `win`/`lose` for a player, `win` for a team (a list), or `draw_game`."""
+    def end(self, kind: str, p: Player | list[Player] | None, reason: str | None = None) -> None:
+        """End the game: `win`/`lose` for a player, `win` for a team (a list), or `draw_game`;
+        `reason` says why in the game's words (it is logged and reported as the cause)."""
         if isinstance(p, list) and kind == "win" and p:
             self.winner = p[0].index
             self.result = f"{p[0].name} wins" if len(p) == 1 else f"{', '.join(q.name for q in p)} win"
@@ -578,7 +600,9 @@ class Game:
         else:
             other = self.opponent(p)
             self.winner, self.result = other.index, f"{p.name} loses"
-        self.log("game over: {}", self.result)
+        self.cause = reason
+        if self.logging:
+            self.recorder.ended(self.winner, self.result, reason)
         raise GameOver(self.winner, self.result)
 
     def step(self, where: str) -> None:
@@ -648,14 +672,3 @@ class Game:
             elif value not in (None, False, (), ""):
                 extra.append(f"{label} {self.describe(value)}")
         return f"{card.name} [{', '.join(extra)}]" if extra else card.name
-
-
-def _cards_in(values: Iterable[Any]) -> list[Obj]:
-    """The cards among log arguments (lists included)."""
-    found: list[Obj] = []
-    for value in values:
-        if isinstance(value, Obj):
-            found.append(value)
-        elif isinstance(value, list):
-            found.extend(v for v in value if isinstance(v, Obj))
-    return found

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .events import Event
+
 
 @dataclass(frozen=True)
 class LogLine:
@@ -11,12 +13,15 @@ class LogLine:
 
     `audience`: the seats the line is for (None: everyone). Among them, `seen_by` read
     `text` (None: all of them); the others read `masked`, the same line with the cards they
-    cannot see replaced by the game's word for a hidden card."""
+    cannot see replaced by the game's word for a hidden card. `event` (and `masked_event`)
+    hold the same as a record for tools."""
 
     text: str
     audience: frozenset[int] | None = None
     seen_by: frozenset[int] | None = None
     masked: str = ""
+    event: Event | None = None  # the same, as a record for tools
+    masked_event: Event | None = None
 
     def for_seat(self, seat: int | None) -> str | None:
         """The line as `seat` reads it (None: the whole truth), or None if it is not theirs."""
@@ -27,6 +32,19 @@ class LogLine:
         if self.seen_by is None or seat in self.seen_by:
             return self.text
         return self.masked
+
+
+def events_for(log: list[LogLine], seat: int | None) -> list[Event]:
+    """Every record of a log that `seat` may read, as they read it (None: all, unmasked)."""
+    found: list[Event] = []
+    for line in log:
+        if line.event is None or seat is not None and line.audience is not None and seat not in line.audience:
+            continue
+        masked = seat is not None and line.seen_by is not None and seat not in line.seen_by
+        event = line.masked_event if masked else line.event
+        if event is not None:
+            found.append(event)
+    return found
 
 
 def lines_for(log: list[LogLine], seat: int | None) -> list[str]:

@@ -91,6 +91,7 @@ class GameOver(msgspec.Struct, tag="game_over", tag_field="type", forbid_unknown
     steps: int
     decisions: int
     error: str | None = None
+    cause: str | None = None  # why the game ended, in the game's words
 
 
 Message = Hello | Choice | Error | GameOver

@@ -51,6 +51,7 @@ class CounterSpec:
     start: Any
     flag: bool
     visibility: str = "public"  # public / owner (only its player sees it) / hidden
+    logged: bool = False  # every change is written to the game log
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ class RuleSet:
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
     hidden_card: str = "?"  # what players read in place of a card they cannot see
+    token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)
     line_map: dict[int, tuple[str, int]] = field(default_factory=dict)
     _mapped: list[int] = field(default_factory=list, repr=False)

@@ -24,6 +24,7 @@ class GameResult:
     final_hash: str
     error: str | None = None
     hashes: list[str] = field(default_factory=list)
+    cause: str | None = None  # why the game ended, as the rules say it
     answers: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -63,7 +64,8 @@ def play(game: Game) -> GameResult:
         where = source_location(game.rules, traceback.extract_tb(exc.__traceback__))
         error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
-                      game.lines, game.state_hash(), error, game.hashes, list(game.decisions))
+                      game.lines, game.state_hash(), error=error, hashes=game.hashes,
+                      answers=list(game.decisions), cause=game.cause)
 
 
 def run_scenario(rules: RuleSet, name: str) -> str | None:

@@ -10,8 +10,9 @@ import pytest
 
 from cardsmith.compiler.load import build_game
 from cardsmith.runtime.agents import ChoiceRequest, RandomAgent
+from cardsmith.runtime.events import CardMoved, Chose, TokensMoved
 from cardsmith.runtime.game import Game, Obj, Zone
-from cardsmith.runtime.log import lines_for
+from cardsmith.runtime.log import LogLine, lines_for
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import agent_seed, play
 from cardsmith.runtime.table import draw_picks
@@ -19,13 +20,15 @@ from tests.helpers import build_text
 
 
 class Audit:
-    """Its own account of what each seat knows, kept by watching reveals, moves and shuffles."""
+    """Its own account of what each seat knows, kept by watching reveals, moves and shuffles;
+    it reads every line and record the game logs, as each seat reads it."""
 
     def __init__(self, g: Game) -> None:
         self.g = g
         self.shown: dict[int, set[int]] = {}  # card uid -> seats shown it since it last moved
+        self.before: dict[int, set[int]] = {}  # card uid -> seats that saw it before its move
         self.problems: list[str] = []
-        reveal, put, shuffle, log = g.reveal, g.put, g.shuffle, g.log
+        reveal, put, shuffle, add = g.reveal, g.put, g.shuffle, g.recorder.add
 
         def on_reveal(what: Any, to: Any) -> None:
             cards = what.cards if isinstance(what, Zone) else what if isinstance(what, list) else [what]
@@ -35,28 +38,44 @@ class Audit:
             reveal(what, to)
 
         def on_put(obj: Obj, dest: Zone, place: str | None = None) -> None:
+            self.before[obj.uid] = {seat for seat in self.seats() if self.sees(obj, seat)}
             self.shown.pop(obj.uid, None)
             put(obj, dest, place)
+            self.before.pop(obj.uid, None)
 
         def on_shuffle(zone: Zone) -> None:
             for c in zone.cards:
                 self.shown.pop(c.uid, None)
             shuffle(zone)
 
-        def on_log(message: str, *args: Any, to: Any = None) -> None:
+        def on_add(build: Any, cards: Any, audience: Any = None, sees: Any = None) -> None:
+            cards = list(cards)
             before = len(g.lines)
-            hidden = {seat: [c for c in _cards(args) if not self.sees(c, seat)] for seat in self.seats()}
-            log(message, *args, to=to)
+            add(build, cards, audience, sees)
             for line in g.lines[before:]:
-                for seat, cards in hidden.items():
-                    text = line.for_seat(seat)
-                    visible_names = {c.name for c in _cards(args) if c not in cards}
-                    for c in cards:
-                        if text is not None and c.name in text and c.name not in message \
-                                and c.name not in visible_names:
-                            self.problems.append(f"P{seat + 1} read {c.name!r} (hidden) in {text!r}")
+                self.read(line, cards)
 
-        g.reveal, g.put, g.shuffle, g.log = on_reveal, on_put, on_shuffle, on_log  # type: ignore[method-assign]
+        g.reveal, g.put, g.shuffle = on_reveal, on_put, on_shuffle  # type: ignore[method-assign]
+        g.recorder.add = on_add  # type: ignore[method-assign]
+
+    def read(self, line: LogLine, cards: list[Obj]) -> None:
+        """A seat for which a card of a new line is hidden must read it masked: its text and
+        record differ from the full ones, and no card field of its record names the card."""
+        for seat in self.seats():
+            text = line.for_seat(seat)
+            if text is None:
+                continue
+            hidden = [c for c in cards if not self.sees(c, seat) and seat not in self.before.get(c.uid, ())]
+            if not hidden:
+                continue
+            masked = line.seen_by is not None and seat not in line.seen_by
+            event = line.masked_event if masked else line.event
+            if not masked or text == line.text or event == line.event:
+                self.problems.append(f"P{seat + 1} read {text!r} unmasked ({hidden[0].name} is hidden)")
+                continue
+            for c in hidden:
+                if c.name in _card_fields(event):
+                    self.problems.append(f"P{seat + 1} found {c.name!r} (hidden) in {event!r}")
 
     def seats(self) -> range:
         return range(len(self.g.players))
@@ -84,11 +103,15 @@ class Audit:
                         self.problems.append(f"P{seat + 1} saw {entry!r} in {zone!r}")
 
 
-def _cards(args: tuple[Any, ...]) -> list[Obj]:
-    found: list[Obj] = []
-    for a in args:
-        found += [a] if isinstance(a, Obj) else [x for x in a if isinstance(x, Obj)] if isinstance(a, list) else []
-    return found
+def _card_fields(event: Any) -> list[str | None]:
+    """The fields of a record that name cards."""
+    if isinstance(event, CardMoved):
+        return [event.card]
+    if isinstance(event, TokensMoved):
+        return [event.source.card, event.dest.card, event.by]
+    if isinstance(event, Chose):
+        return [event.label.split(": ", 1)[-1]]
+    return []
 
 
 class Watching(RandomAgent):
@@ -136,7 +159,7 @@ def test_the_audit_catches_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
     audit = Audit(g)
     result.rules.procedures["show"](g, g.players[0])
-    assert audit.problems == ["P2 read 'chip' (hidden) in 'P1 holds chip'"]
+    assert "P2 read 'P1 holds chip' unmasked (chip is hidden)" in audit.problems
 
 
 MASKING = '''

@@ -1,0 +1,110 @@
+"""The log a judge can rule from: everything that happens, in the order it happens.
+
+The rules' own `log` lines, every token and card move, every change of a counter declared
+`logged`, every decision and the end of the game each become one `LogLine` holding the
+text people read and the record tools read (`events.py`). A line that names a card some seat
+may not see is kept twice: as it is, for the seats that may see every card in it, and
+masked (the game's word for a hidden card instead of the card) for the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any
+
+from . import game as state
+from .events import CardMoved, Chose, CounterChanged, Ended, Event, Place, Said, TokensMoved
+from .log import LogLine
+
+if TYPE_CHECKING:
+    from .game import Game, Obj, Player, Zone
+
+Hidden = Collection["Obj"]
+
+
+class Recorder:
+    """Appends to `game.lines`; the game calls it only while it keeps a log."""
+
+    def __init__(self, game: Game) -> None:
+        self.g = game
+
+    def add(self, build: Callable[[Hidden], Event], cards: Iterable[Obj],
+            audience: frozenset[int] | None = None,
+            sees: Callable[[Obj, int], bool] | None = None) -> None:
+        """Record one event; `build(hidden)` makes it with the cards in `hidden` masked."""
+        see = sees or self.g.can_see
+        readers = range(len(self.g.players)) if audience is None else audience
+        hidden = [c for c in cards if not all(see(c, seat) for seat in readers)]
+        full = build(())
+        if not hidden:
+            self.g.lines.append(LogLine(full.text, audience, event=full))
+            return
+        seen_by = frozenset(seat for seat in readers if all(see(c, seat) for c in hidden))
+        masked = build(hidden)
+        self.g.lines.append(LogLine(full.text, audience, seen_by, masked.text, full, masked))
+
+    @property
+    def n(self) -> int:
+        return len(self.g.lines) + 1
+
+    def said(self, message: str, args: tuple[Any, ...], audience: frozenset[int] | None) -> None:
+        self.add(lambda hidden: Said(self.n, self.g.format(message, args, hidden)), _cards_in(args), audience)
+
+    def tokens(self, count: int, kind: str, source: Zone | Obj, dest: Zone | Obj, by: Obj | None) -> None:
+        token = self.g.rules.token_labels.get(kind, kind)
+
+        def build(hidden: Hidden) -> Event:
+            src, dst = self.place(source, hidden), self.place(dest, hidden)
+            text = f"{count} {token}: {self.g.describe(source, hidden)} → {self.g.describe(dest, hidden)}"
+            return TokensMoved(self.n, text, count, token, src, dst,
+                               None if by is None else self.g.describe(by, hidden))
+        cards = [h for h in (source, dest, by) if isinstance(h, state.Obj)]
+        self.add(build, cards)
+
+    def card(self, obj: Obj, source: Zone | None, dest: Zone, seen_before: frozenset[int]) -> None:
+        """A card moved; seats that could see it before or can see it now read its name."""
+        def build(hidden: Hidden) -> Event:
+            name = self.g.describe(obj, hidden)
+            where = self.g.describe(source) if source is not None else "—"
+            return CardMoved(self.n, f"{name}: {where} → {self.g.describe(dest)}", name,
+                             self.place(source, ()) if source is not None else None, self.place(dest, ()))
+        self.add(build, [obj], sees=lambda c, seat: seat in seen_before or self.g.can_see(c, seat))
+
+    def counter(self, label: str, p: Player | None, before: Any, after: Any) -> None:
+        who = f"({p.name})" if p is not None else ""
+        text = f"{label}{who}: {self.g.describe(before)} → {self.g.describe(after)}"
+        self.add(lambda hidden: CounterChanged(self.n, text, label, p.name if p else None,
+                                               _plain(before), _plain(after)), ())
+
+    def choice(self, p: Player, kind: str, prompt: str, option: int, label: str, value: Any,
+               forced: bool = False) -> None:
+        """A decision: `label` names the chosen option, `value` is what it bound (masked when
+        it is a card a seat may not see)."""
+        def build(hidden: Hidden) -> Event:
+            shown = label if value is None else f"{label}{': ' if label else ''}{self.g.describe(value, hidden)}"
+            return Chose(self.n, f"{p.name} {prompt} → {shown}", p.index, kind, prompt, option, shown, forced)
+        self.add(build, _cards_in((value,)))
+
+    def ended(self, winner: int | None, result: str, cause: str | None) -> None:
+        text = f"{result}: {cause}" if cause else result
+        self.add(lambda hidden: Ended(self.n, text, winner, result, cause), ())
+
+    def place(self, holder: Zone | Obj, hidden: Hidden) -> Place:
+        if isinstance(holder, state.Obj):
+            return Place(card=self.g.describe(holder, hidden))
+        return Place(zone=holder.spec.name, owner=holder.owner.name if holder.owner else None)
+
+
+def _cards_in(values: Iterable[Any]) -> list[Obj]:
+    """The cards among some values (lists included)."""
+    found: list[Obj] = []
+    for value in values:
+        if isinstance(value, state.Obj):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, state.Obj))
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return value if value is None or isinstance(value, (bool, int, str)) else str(value)
