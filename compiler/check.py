@@ -672,6 +672,8 @@ class Checker:
             self.expect_type(st.to, sc, ("player", "list"), "a player or a list of players")
         elif isinstance(st, s.Shuffle):
             self.expect_type(st.zone, sc, ("zone",), "a zone")
+        elif isinstance(st, s.Release):
+            self.expect_type(st.card, sc, ("obj",), "a card")
         elif isinstance(st, s.Log):
             for a in st.args:
                 self.expr(a, sc)

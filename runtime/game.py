@@ -336,6 +336,16 @@ class Game:
         while cond (and the anchor card's place) hold; the anchor card's own effects still may."""
         self.forbids.append((kind, holder, cond, anchor, anchor.zone if anchor is not None else None))
 
+    def release(self, card: Obj) -> None:
+        """End what the card's anchored blocks registered (modifiers and guards), now."""
+        for name, mods in list(self.mods.items()):
+            kept = [m for m in mods if m.anchor is not card]
+            if kept:
+                self.mods[name] = kept
+            else:
+                del self.mods[name]
+        self.forbids = [f for f in self.forbids if f[3] is not card]
+
     def _forbidden(self, kind: str, source: Zone | Obj, mover: Obj) -> bool:
         live = [f for f in self.forbids if f[3] is None or f[3].zone is f[4]]
         if len(live) != len(self.forbids):

@@ -226,3 +226,20 @@ def test_moves_conserve_tokens_and_respect_capacities(moves: list[tuple[int, int
         moved = g.move(amount, "chip", holders[src], holders[dst])
         assert 0 <= moved <= max(amount, 0)
         assert g.invariant_problems({"chip": 0}) == []
+
+
+def test_release_ends_anchored_effects_while_the_card_stays() -> None:
+    text = ('timing ongoing "持续": anchored\n'
+            'card charm "护符":\n    ongoing:\n        modify self.score by 2\n        forbid chip from self.purse\n'
+            'procedure arm(p, c):\n    c.ongoing()\n'
+            'procedure drop(c):\n    release c\n')
+    result = build_text(text)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    hand = g.players[0].zones[3]
+    assert hand is not None
+    charm = g.new_card("charm", g.players[0], hand)
+    result.rules.procedures["arm"](g, g.players[0], charm)
+    assert g.get(g.players[0], 0) == 2 and len(g.forbids) == 1
+    result.rules.procedures["drop"](g, charm)
+    assert g.get(g.players[0], 0) == 0 and g.forbids == [] and charm.zone is hand
