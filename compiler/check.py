@@ -30,6 +30,7 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "card_ids": (0, 0, "list"), "card_prop": (2, 2, "any"), "new_card": (3, 3, "obj"),
     "others": (1, 1, "list"), "change": (2, 2, "delta"), "expand": (2, 2, "delta"),
     "shift": (1, 1, "delta"), "character_prop": (2, 2, "any"), "characters": (0, 0, "list"),
+    "stop_effects": (1, 1, "none"),
 }
 OBJ_ATTRS = {"owner": "player", "zone": "zone", "name": "str", "card": "str", "kind": "str",
              "uid": "int"}
@@ -672,8 +673,7 @@ class Checker:
             self.expect_type(st.to, sc, ("player", "list"), "a player or a list of players")
         elif isinstance(st, s.Shuffle):
             self.expect_type(st.zone, sc, ("zone",), "a zone")
-        elif isinstance(st, s.Release):
-            self.expect_type(st.card, sc, ("obj",), "a card")
+
         elif isinstance(st, s.Log):
             for a in st.args:
                 self.expr(a, sc)

@@ -316,8 +316,7 @@ class Generator:
             self.emit(f"g.reveal({self.expr(st.what)}, {self.expr(st.to)})", sp)
         elif isinstance(st, s.Shuffle):
             self.emit(f"g.shuffle({self.expr(st.zone)})", sp)
-        elif isinstance(st, s.Release):
-            self.emit(f"g.release({self.expr(st.card)})", sp)
+
         elif isinstance(st, s.Log):
             args = "".join(", " + self.expr(a) for a in st.args)
             to = f", to={self.expr(st.to)}" if st.to is not None else ""

@@ -546,9 +546,6 @@ class _Builder(Transformer[Token, Any]):
     def reveal_stmt(self, meta: Any, ch: list[Any]) -> s.Reveal:
         return s.Reveal(ch[0], ch[1], self._span(meta))
 
-    def release_stmt(self, meta: Any, ch: list[Any]) -> s.Release:
-        return s.Release(ch[0], self._span(meta))
-
     def shuffle_stmt(self, meta: Any, ch: list[Any]) -> s.Shuffle:
         return s.Shuffle(ch[0], self._span(meta))
 

@@ -325,15 +325,6 @@ class Reveal:
 
 
 @dataclass(frozen=True)
-class Release:
-    """`release X`: what card X's anchored blocks registered (modifiers, guards) ends now,
-    though X stays where it is (a card being destroyed whose ongoing effects stop first)."""
-
-    card: Expr
-    span: Span
-
-
-@dataclass(frozen=True)
 class Shuffle:
     zone: Expr
     span: Span
@@ -450,7 +441,7 @@ class Once:
 
 
 Stmt = Union[
-    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Reveal, Release, Shuffle, Log, Expect, Return, End,
+    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Reveal, Shuffle, Log, Expect, Return, End,
     CallStmt, Pass, Break, If, For, While, Repeat, Menu, Once,
 ]
 

@@ -263,5 +263,11 @@ def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:
     return g.new_card(ident, owner, zone)
 
 
+def fn_stop_effects(g: Game, card: Obj | None) -> None:
+    """End what a card's anchored blocks registered (modifiers, guards) while it stays put."""
+    if card is not None:
+        g.release(card)
+
+
 def fn_others(g: Game, p: Player) -> list[Player]:
     return [q for q in g.players if q is not p]

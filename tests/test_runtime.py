@@ -228,11 +228,11 @@ def test_moves_conserve_tokens_and_respect_capacities(moves: list[tuple[int, int
         assert g.invariant_problems({"chip": 0}) == []
 
 
-def test_release_ends_anchored_effects_while_the_card_stays() -> None:
+def test_stop_effects_ends_anchored_effects_while_the_card_stays() -> None:
     text = ('timing ongoing "持续": anchored\n'
             'card charm "护符":\n    ongoing:\n        modify self.score by 2\n        forbid chip from self.purse\n'
             'procedure arm(p, c):\n    c.ongoing()\n'
-            'procedure drop(c):\n    release c\n')
+            'procedure drop(c):\n    stop_effects(c)\n')
     result = build_text(text)
     assert result.rules is not None, [str(d) for d in result.diagnostics]
     g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
