@@ -46,8 +46,11 @@ SEED_DECKS: dict[str, dict[str, int]] = {
                         "艾卡": 1, "里奧": 1},
 }
 
-# Cards whose effect the seed states (in part); every other card with an effect is invented.
-STATED = {"sabier_meteor", "aika_cat", "leo_zeus", "red_mono", "red_bw"}  # 蒼天: only its timing is stated, so invented
+# Cards whose effect the seed states; every other card with an effect is invented.
+STATED = {"sabier_meteor", "aika_cat", "red_mono"}
+# Cards of which the seed states a rule but whose effect is (in part) ours: marked invented,
+# and their note says what the seed states. 蒼天: only that its effect is an active effect.
+PARTLY_STATED = {"leo_zeus", "red_bw", "carsis_sky"}
 
 
 def _matchup(seed: int) -> list[list[str]]:
@@ -119,6 +122,9 @@ def test_invented_cards_are_marked() -> None:
         if ident in STATED:
             assert not props.get("invented"), ident
             assert props.get("note"), f"{ident}: say what the seed states and what is ours"
+        elif ident in PARTLY_STATED:
+            assert props.get("invented"), f"{ident}: part of its effect is ours: mark it invented"
+            assert props.get("note"), f"{ident}: say what the seed states and what is ours"
         elif props.get("category") == "ink_card":
             assert not props.get("invented"), ident
         elif has_effect or props.get("category") in ("work", "attack", "trap", "plan", "effect", "method", "frame"):
@@ -157,3 +163,50 @@ def test_a_person_can_play_at_the_terminal() -> None:
     assert "== P1: " in result.output and "1) " in result.output
     assert "hand: " in result.output                 # the player sees their own hand
     assert re.search(r"seed 5: leo vs himelia: .* after", result.output)
+
+
+def test_the_log_is_one_a_judge_can_rule_from() -> None:
+    """Turn and phase headers, every use, every attack step with its numbers, life changes and
+    why the game ended; passive options are marked so active agents try them last."""
+    from cardsmith.runtime.log import lines_for
+    assert RULES is not None
+    seen_steps: set[str] = set()
+    causes = set()
+    for seed, picks in ((3, [["himelia"], ["himelia"]]), (2, [["aika"], ["aika"]]), (4, [["himelia"], ["leo"]]),
+                        (9, [["sabier"], ["leo"]])):
+        game = new_game(RULES, picks, seed=seed)
+        result = play_to_the_end(game)
+        lines = lines_for(game.lines, None)
+        assert any(line.startswith("══ 第 1 回合：") for line in lines)
+        for header in ("【準備階段】", "【主要階段】", "【結束階段】"):
+            assert any(line.startswith(header) for line in lines), header
+        assert any(line.startswith("生命值(P") for line in lines), "life is a logged counter"
+        for line in lines:
+            if line[:1] in "①②③④⑤⑥⑦":
+                seen_steps.add(line[0])
+        assert result.cause, f"seed {seed}: the game ended without a reason"
+        causes.add(result.cause)
+        assert lines[-1].endswith(result.cause)
+        # a cause comes before its effect: a life change follows the line that says why
+        for i, line in enumerate(lines):
+            if line.startswith("生命值(P") and i > 0 and not lines[i - 1].startswith("生命值("):
+                assert any(w in lines[i - 1] for w in ("失去", "回復", "起始生命值")), lines[i - 1]
+    assert seen_steps == set("①②③④⑤⑥⑦"), seen_steps
+    from cardsmith.runtime.agents import ActiveAgent
+    asked: list[tuple[str, list[str], frozenset[int]]] = []
+
+    class Spy(ActiveAgent):
+        def choose(self, request):  # type: ignore[no-untyped-def]
+            options = request.options() if callable(request.options) else request.options
+            asked.append((request.prompt, list(options), request.passive))
+            return super().choose(request)
+
+    game = new_game(RULES, [["sabier"], ["aika"]], agents=[Spy(1), Spy(2)], seed=5, log=False)
+    play_to_the_end(game)
+    assert any("結束主要階段" in options for _, options, _ in asked)
+    for prompt, options, passive in asked:
+        for i, label in enumerate(options):
+            if label in ("結束主要階段", "不使用陷阱"):
+                assert i in passive, (prompt, label)
+            elif prompt.startswith("主要階段") or prompt == "是否使用陷阱":
+                assert i not in passive, (prompt, label)

@@ -34,7 +34,7 @@ def _events(tmp_path: Path, *args: str) -> list[dict[str, object]]:
 def test_a_game_writes_every_kind_of_event_in_order(tmp_path: Path) -> None:
     records = _events(tmp_path, "sakura", "--seed", "4")
     kinds = {r["type"] for r in records}
-    assert kinds == {"log", "tokens", "card", "choice", "end"}
+    assert kinds == {"log", "tokens", "card", "choice", "counter", "end"}  # vigor is a logged counter
     assert records[-1]["type"] == "end" and records[-1]["result"]
     numbers = [r["n"] for r in records]
     assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)

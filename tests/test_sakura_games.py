@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Callable
 
 from cardsmith.compiler.load import BuildResult
@@ -64,3 +65,31 @@ def _enable_step_calls(game: Game) -> None:
     """Generated code calls g.step only while tracing; trace without hashing to run the hook."""
     game.trace = True
     game.state_hash = lambda: ""  # type: ignore[method-assign]
+
+
+def test_the_log_tells_a_judge_what_happened_in_order(sakura: BuildResult) -> None:
+    """Turn and phase headers, each use before what it moves, each basic action before its
+    crystal, each attack with its range and damage, and the reason the game ended."""
+    rules = sakura.rules
+    assert rules is not None
+    use = re.compile(r"^(P\d) (?:以全力行动)?使用 (.+?)(?:，对应 .*)?$")
+    basic = re.compile(r"^(P\d) 进行基本动作《(.+)》$")
+    for seed in range(12):
+        picks = [["yurina", "akina"], ["shisui", "tokoyo"]] if seed == 0 else _matchup(seed)
+        result = play_to_the_end(new_game(rules, picks, seed=seed))
+        lines = [line.text for line in result.log]
+        assert result.cause == "命归零" or result.winner is None, (seed, result.cause)
+        assert lines[-1].endswith(str(result.cause)), lines[-1]
+        assert any(line.startswith("════ 第1回合：") for line in lines)
+        for phase in ("开始阶段", "主要阶段", "结束阶段"):
+            assert any(line.endswith(f"的{phase} ──") for line in lines), phase
+        for i, line in enumerate(lines):
+            if match := use.match(line):
+                who, card = match.groups()
+                # the use is told first, then the card is paid for and moves to 使用中
+                moved = [later for later in lines[i + 1:i + 4] if later.startswith(f"{card}: ")]
+                assert moved and moved[0].endswith(f"→ 使用中({who})"), (seed, lines[i:i + 4])
+            elif basic.match(line):
+                assert " 樱花结晶: " in lines[i + 1], (seed, lines[i:i + 2])
+            elif "开始结算" in line:
+                assert "适正距离 " in line and "伤害 " in line and "当前距离 " in line, line
