@@ -1,6 +1,7 @@
-"""库洛小樱对战 (ccs) end to end: 1,000 seeded random games over 2, 4 and 10 players, determinism,
-the 108-card deck, invented cards marked, the reference numbering, a seat at the terminal, and
-no sentence copied from the seed. The scenarios in cards/ccs/scenarios.csm run in
+"""库洛小樱对战 (ccs) end to end: 1,000 seeded random games over 2, 4 and 10 players (each with a
+reason for its end and no character held twice), determinism, the 108-card deck, one seat per
+character, the log a judge reads, options that decline to act marked passive, invented cards
+marked, the reference numbering, a seat at the terminal, and no sentence copied from the seed. The scenarios in cards/ccs/scenarios.csm run in
 test_scenarios.py."""
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from click.testing import CliRunner
 from cardsmith.cli import main
 from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
+from cardsmith.runtime.agents import ActiveAgent, ChoiceRequest
 from cardsmith.runtime.game import Game
-from cardsmith.runtime.session import new_game, play
+from cardsmith.runtime.log import lines_for
+from cardsmith.runtime.session import agent_seed, new_game, play
 from tests.helpers import assert_replays_exactly, play_to_the_end
 
 BUILT = build_game("ccs", use_cache=False, want_model=True)
@@ -41,6 +44,15 @@ STATED = {"flower", "sweet", "wave", "bubbles", "song", "voice", "rain", "wood",
           "beast_clow", "beast_sakura"}
 STANDARD_NAMES = 52
 PHYSICAL_CARDS = 108
+
+
+COUNTERS = [c.name for c in RULES.counters]
+ROLE = COUNTERS.index("role")
+# why a game may end, as the rules say it (win team / draw_game reasons)
+ENDINGS = {"只剩一个队伍还有能用牌的角色", "所有能用牌的角色都已倒下", "到达回合上限（100轮）"}
+# menu options that decline to act: agents that prefer to act choose them last
+DECLINING = {"结束装备阶段", "结束出牌阶段", "跳过出牌阶段，回复2点魔力", "丢弃卡牌", "丢弃一张牌", "返回",
+             "不防御", "不施救", "(none)"}
 
 
 def _picks(seed: int) -> list[list[str]]:
@@ -78,6 +90,9 @@ def test_random_games_on_2_4_and_10_seats() -> None:
         cards = _physical_cards(game)
         assert sum(cards.values()) == PHYSICAL_CARDS, f"seed {seed}: {sum(cards.values())} cards"
         assert all(p.counters[mp] >= 0 for p in game.players)
+        roles = [p.counters[ROLE] for p in game.players]
+        assert len(set(roles)) == len(roles), f"seed {seed}: two seats hold one character: {roles}"
+        assert result.cause in ENDINGS, f"seed {seed}: the game ended without a reason ({result.cause})"
         kind = "draw" if result.winner is None else "win"
         outcomes[kind] += 1
         by_table[(len(picks), kind)] += 1
@@ -147,6 +162,73 @@ def test_invented_cards_are_marked() -> None:
         assert RULES.cards[ident].name in decisions, f"the decisions do not list {ident}"
 
 
+def test_one_seat_per_character() -> None:
+    # ten seats that all pick adults or the same character: every seat gets its own character
+    for picks in ([["fujitaka"]] * 10, [["yamazaki"]] * 10, [["sakura"], ["sakura"], ["masaki"], ["kero"]]):
+        for seed in range(20):
+            game = new_game(RULES, picks, seed=seed, log=False)
+            RULES.procedures["prepare"](game)
+            roles = [p.counters[ROLE] for p in game.players]
+            assert len(set(roles)) == len(roles), roles
+            assert not ADULTS & set(roles), roles
+            assert roles[0] == picks[0][0] or picks[0][0] in ADULTS
+
+
+def test_the_log_a_judge_reads() -> None:
+    game = new_game(RULES, [["nadeshiko"], ["yelan"], ["yamazaki"], ["kero"]], seed=3)
+    result = play_to_the_end(game)
+    text = [line.text for line in result.log]
+    assert text[0] == "开局：4位玩家"
+    assert sum("的角色是" in t for t in text[:30]) == 4, "each seat's character is announced"
+    headers = [i for i, t in enumerate(text) if re.fullmatch(r"—— 第\d+轮：P\d+（.+）的回合 ——", t)]
+    turns = sum(p.counters[COUNTERS.index("turns")] for p in game.players)
+    assert len(headers) == turns > 0
+    for phase in ("预备", "回魔", "摸牌", "装备", "出牌", "弃牌"):
+        count = sum(bool(re.fullmatch(rf"P\d+ 的{phase}阶段", t)) for t in text)
+        assert count <= len(headers) and count >= len(headers) - 4, phase
+    # HP and MP changes are in the log as they happen; causes come before their effects
+    hp = [i for i, t in enumerate(text) if re.fullmatch(r"体力\(P\d+\): -?\d+ → -?\d+", t)]
+    assert hp and any(re.fullmatch(r"魔力\(P\d+\): \d+ → \d+", t) for t in text)
+    for i, t in enumerate(text):
+        if "发动" in t and re.match(r"P\d+ 发动 ", t):
+            assert "结算区" in text[i - 1], f"the card is shown before it is announced: {text[i - 1:i + 1]}"
+        if " 命中 " in t:
+            assert any(" 发动 " in u or "直接攻击" in u for u in text[max(0, i - 40):i]), t
+    assert any(t.startswith("牌堆用尽") for t in text), "a reshuffle of the shared deck is logged"
+    assert any(t.endswith("死亡") for t in text) and any("出局" in t or "接替大人" in t for t in text)
+    assert result.cause in ENDINGS and text[-1].endswith(result.cause)
+    # nothing in a seat's log names a card in another player's hand
+    hidden = lines_for(result.log, 0)
+    assert any(t == "?: 牌堆 → 手牌(P2)" for t in hidden)
+    assert not any(re.match(r"P\d+ 看到 ", t) and not t.startswith("P1 ") for t in hidden)
+
+
+class _Watcher(ActiveAgent):
+    """An active agent that checks which options each menu marks passive."""
+
+    seen: set[str] = set()
+
+    def choose(self, request: ChoiceRequest) -> int:
+        if request.kind in ("menu", "pick"):
+            for i, label in enumerate(request.options):
+                name = label.split(": ")[0]
+                if name in DECLINING:
+                    assert i in request.passive, f"{request.prompt}: {name} should be passive"
+                    self.seen.add(name)
+                else:
+                    assert i not in request.passive, f"{request.prompt}: {label} acts"
+        return super().choose(request)
+
+
+def test_options_that_decline_are_passive() -> None:
+    for seed in range(12):
+        size = TABLES[seed % len(TABLES)]
+        picks = _picks(seed)
+        agents = [_Watcher(agent_seed(seed, i)) for i in range(size)]
+        play_to_the_end(new_game(RULES, picks, agents, seed=seed, log=False))
+    assert {"结束出牌阶段", "不防御", "不施救", "返回", "(none)"} <= _Watcher.seen
+
+
 def test_reference_follows_the_seed_numbering() -> None:
     assert CHECKED is not None
     reference = render_reference(CHECKED)
@@ -167,7 +249,9 @@ def test_scenarios_cover_the_issue() -> None:
                  "element_defence", "element_defence_per_stack", "four_cards", "dream", "silence", "maze",
                  "time_card", "king_bans", "combo_king", "nothing", "hope", "mirror", "twin", "float",
                  "transfer", "libra", "rescue", "death_makes_adults", "hand_limit", "one_physical_one_magic",
-                 "faction_limits", "gifts"):
+                 "faction_limits", "gifts", "counter_chain_recounter_original", "counter_chain_answers_older_card",
+                 "counter_only_cards_in_force", "glow_not_against_own_card", "one_seat_per_character",
+                 "takeovers_never_repeat"):
         assert any(word in n for n in names), word
 
 
