@@ -20,7 +20,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy compiler runtime cli.py
+	$(BIN)/mypy compiler runtime cardsmith
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -76,9 +76,8 @@ def _compiler_fingerprint() -> bytes:
     h = hashlib.sha256()
     parts = [importlib.util.MAGIC_NUMBER, sys.version.encode(), lark.__version__.encode(),
              grammar_text().encode()]
-    package = Path(__file__).parent.parent
-    for folder in ("compiler", "runtime"):
-        for path in sorted((package / folder).glob("*.py")):
+    for package in ("cardsmith.compiler", "cardsmith.runtime"):
+        for path in sorted(Path(str(resources.files(package))).glob("*.py")):
             parts += [path.name.encode(), path.read_bytes()]
     for part in parts:
         h.update(len(part).to_bytes(8, "big") + part)
