@@ -10,11 +10,27 @@ of a timing it calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import assert_never
 
 from . import syntax as s
-from .check import Checked
+from .builtins import BUILTINS
+from .checked import Checked
+from .refs import (
+    AttrRef,
+    BuiltinRef,
+    Callee,
+    CallRef,
+    CounterRef,
+    FieldRef,
+    LocalRef,
+    SelfRef,
+    ThisRef,
+    Type,
+    WordRef,
+    ZoneRef,
+)
+from .visit import Visitor
 
 
 @dataclass(frozen=True)
@@ -26,93 +42,119 @@ class CheckReads:
     objects: bool
 
 
-class _Walker:
+class _Reads(Visitor[None]):
+    """Walks statements; each kind says which of its parts are read to decide."""
+
     def __init__(self, checked: Checked) -> None:
         self.c = checked
         self.sym = checked.symbols
         self.zones: set[str] = set()
         self.counters: set[str] = set()
         self.objects = False
-        self.done: set[tuple[str, str]] = set()
+        self.done: set[tuple[Callee, str]] = set()
 
-    def stmts(self, body: tuple[s.Stmt, ...]) -> None:
-        for st in body:
-            self.stmt(st)
+    def body(self, stmts: tuple[s.Stmt, ...]) -> None:
+        for st in stmts:
+            self.visit(st)
 
-    def stmt(self, st: s.Stmt) -> None:
-        if isinstance(st, s.If):
-            for cond, body in st.branches:
-                self.expr(cond)
-                self.stmts(body)
-            self.stmts(st.orelse)
-        elif isinstance(st, (s.While, s.Repeat, s.For)):
-            self.expr(st.cond if isinstance(st, s.While) else st.count if isinstance(st, s.Repeat) else st.iterable)
-            self.stmts(st.body)
-        elif isinstance(st, s.Menu):
-            for opt in st.options:
-                self.expr((opt.iterable, opt.cond))
-                self.stmts(opt.body)
-        elif isinstance(st, s.Let) and not isinstance(st.value, s.Move):
-            self.expr(st.value)
-        elif isinstance(st, (s.Assign, s.AugAssign)):
-            self.expr(st.value)
-        elif isinstance(st, s.Return) and st.value is not None:
-            self.expr(st.value)
+    def expr(self, root: object) -> None:
+        for node in s.walk(root):
+            ref = self.c.resolution.get(node)
+            if ref is not None:
+                self.ref(ref, node)
 
-    def expr(self, value: Any) -> None:
-        if isinstance(value, (list, tuple)):
-            for item in value:
-                self.expr(item)
+    def ref(self, ref: object, node: s.Node) -> None:
+        match ref:
+            case ZoneRef(zone, _):
+                self.zones.add(zone)
+            case CounterRef(counter, _):
+                self.counters.add(counter)
+            case CallRef(callee, name, _):
+                self.declaration(callee, name)
+            case BuiltinRef(name):
+                args = getattr(node, "args", ())
+                if BUILTINS[name].reads_tokens and args and self.c.type_of(args[0]) is not Type.ZONE:
+                    self.objects = True  # tokens on a card (or a zone held in a variable)
+            case LocalRef() | SelfRef() | ThisRef() | FieldRef() | AttrRef() | WordRef():
+                pass
+            case _:
+                raise AssertionError(f"unknown resolution {ref!r}")
+
+    def declaration(self, callee: Callee, name: str) -> None:
+        if (callee, name) in self.done:
             return
-        if not is_dataclass(value) or isinstance(value, (s.Span, s.Labels)):
-            return
-        self.resolved(value)
-        for f in fields(value):
-            self.expr(getattr(value, f.name))
-
-    def resolved(self, node: Any) -> None:
-        r = self.c.resolution.get(id(node))
-        if r is None:
-            return
-        kind = r[0]
-        if kind in ("zone", "selfzone", "pzone"):
-            self.zones.add(r[1])
-        elif kind in ("counter", "selfcounter", "pcounter"):
-            self.counters.add(r[1])
-        elif kind in ("proc", "value", "value0", "selfvalue", "pvalue", "keyword", "keywordcall", "timing"):
-            self.declaration(kind, r[1])
-        elif kind == "builtin" and r[1] in ("count", "owned", "space"):
-            args = getattr(node, "args", ())
-            if args and self.c.types.get(id(args[0])) != "zone":
-                self.objects = True  # tokens on a card (or a zone held in a variable)
-
-    def declaration(self, kind: str, name: str) -> None:
-        key = ("timing" if kind == "timing" else "proc" if kind == "proc" else
-               "keyword" if kind.startswith("keyword") else "value", name)
-        if key in self.done:
-            return
-        self.done.add(key)
+        self.done.add((callee, name))
         sym = self.sym
-        if key[0] == "proc" and name in sym.procedures:
-            for step in sym.procedures[name].steps:
-                self.stmts(step.body)
-            for rep, _ in sym.replacements:
-                if rep.procedure == name:
-                    self.expr(rep.cond)
-                    self.stmts(rep.body)
-        elif key[0] == "value" and name in sym.values:
-            self.expr(sym.values[name].expr)
-        elif key[0] == "keyword" and name in sym.keywords:
-            self.expr(sym.keywords[name].expr)
-        elif key[0] == "timing":
-            for card in sym.cards.values():
-                for block in card.blocks:
-                    if block.name == name:
-                        self.stmts(block.body)
+        match callee:
+            case Callee.PROCEDURE:
+                for step in sym.procedures[name].steps:
+                    self.body(step.body)
+                for rep, _ in sym.replacements:
+                    if rep.procedure == name:
+                        self.expr(rep.cond)
+                        self.body(rep.body)
+            case Callee.VALUE:
+                self.expr(sym.values[name].expr)
+            case Callee.KEYWORD:
+                self.expr(sym.keywords[name].expr)
+            case Callee.TIMING:
+                for card in sym.cards.values():
+                    for block in card.blocks:
+                        if block.name == name:
+                            self.body(block.body)
+            case _:
+                assert_never(callee)
+
+    # ---- statements whose parts are read to decide ----
+
+    def visit_If(self, st: s.If) -> None:
+        for cond, branch in st.branches:
+            self.expr(cond)
+            self.body(branch)
+        self.body(st.orelse)
+
+    def visit_While(self, st: s.While) -> None:
+        self.expr(st.cond)
+        self.body(st.body)
+
+    def visit_Repeat(self, st: s.Repeat) -> None:
+        self.expr(st.count)
+        self.body(st.body)
+
+    def visit_For(self, st: s.For) -> None:
+        self.expr(st.iterable)
+        self.body(st.body)
+
+    def visit_Menu(self, st: s.Menu) -> None:
+        for opt in st.options:
+            self.expr((opt.iterable, opt.cond))
+            self.body(opt.body)
+
+    def visit_Let(self, st: s.Let) -> None:
+        if not isinstance(st.value, s.Move):
+            self.expr(st.value)
+
+    def visit_Assign(self, st: s.Assign) -> None:
+        self.expr(st.value)
+
+    def visit_AugAssign(self, st: s.AugAssign) -> None:
+        self.expr(st.value)
+
+    def visit_Return(self, st: s.Return) -> None:
+        self.expr(st.value)
+
+    # ---- statements that act once decided: nothing read ----
+
+    def _acts(self, st: s.Stmt) -> None:
+        pass
+
+    visit_Move = visit_Put = visit_Emit = visit_Modify = visit_Forbid = visit_Reveal = _acts
+    visit_Shuffle = visit_Log = visit_Expect = visit_End = visit_CallStmt = visit_Pass = _acts
+    visit_Break = visit_Once = _acts
 
 
 def check_reads(checked: Checked, check: s.Check) -> CheckReads:
     """Everything one check can read, directly or through what it calls."""
-    walker = _Walker(checked)
-    walker.stmts(check.body)
+    walker = _Reads(checked)
+    walker.body(check.body)
     return CheckReads(frozenset(walker.zones), frozenset(walker.counters), walker.objects)

@@ -53,6 +53,10 @@ CODES: dict[str, tuple[str, str]] = {
     "E114": ("unknown timing", "A card block is labelled with a timing that the game does not "
              "declare with `timing`."),
     "E115": ("missing card property", "A card lacks a property that its game requires."),
+    "E116": ("replacement leaves a name undefined", "A step replacement runs instead of the step it "
+             "replaces, so the names that step defines with `let` are only defined if the "
+             "replacement defines them too. A later step of the procedure uses one that this "
+             "replacement does not define."),
     "W201": ("card text disagrees with definition", "The card's printed text names a keyword or "
              "a number that its definition does not have, or the other way round."),
     "W202": ("unused declaration", "A declaration is never referred to."),

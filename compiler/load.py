@@ -27,7 +27,8 @@ import lark
 from ..runtime.rules import GENERATED_PREFIX, RuleSet
 from . import syntax as s
 from .cache import Cache, open_cache
-from .check import Checked, check
+from .check import check
+from .checked import Checked
 from .diagnostics import Diagnostic
 from .generate import GenerateError, generate
 from .parse import MAX_FILE_BYTES, grammar_text, parse_source

@@ -9,7 +9,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ..runtime.display import printable
 from . import syntax as s
-from .check import Checked
+from .checked import Checked
 from .unparse import unparse
 
 

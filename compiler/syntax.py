@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 
@@ -21,6 +22,14 @@ class Span:
 
 
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+class Node:
+    """Base of every syntax node: a frozen dataclass with a `span`. Passes over the tree
+    dispatch on the node's class (see `visit.py`)."""
+
+    __slots__ = ()
+    span: Span
 
 
 def source_lines(text: str) -> list[str]:
@@ -56,7 +65,7 @@ class Labels:
 
 
 @dataclass(frozen=True)
-class Atom:
+class Atom(Node):
     """A literal word in an option or property: kind is name/int/str/pair/delta/path/dotrange."""
 
     kind: str
@@ -71,7 +80,7 @@ class Atom:
 
 
 @dataclass(frozen=True)
-class Opt:
+class Opt(Node):
     """`name atom atom …` inside a declaration's option list, or a card/scenario property."""
 
     name: str
@@ -86,30 +95,38 @@ class Opt:
 
 
 @dataclass(frozen=True)
-class IntLit:
+class IntLit(Node):
+    """A whole number, like `3`."""
+
     value: int
     span: Span
 
 
 @dataclass(frozen=True)
-class StrLit:
+class StrLit(Node):
+    """A string in double quotes."""
+
     value: str
     span: Span
 
 
 @dataclass(frozen=True)
-class BoolLit:
+class BoolLit(Node):
+    """`true` or `false`."""
+
     value: bool
     span: Span
 
 
 @dataclass(frozen=True)
-class NoneLit:
+class NoneLit(Node):
+    """`none`: no value."""
+
     span: Span
 
 
 @dataclass(frozen=True)
-class PairLit:
+class PairLit(Node):
     """A two-sided value like `3/1`, `-/1` or `{1/2}` (braced)."""
 
     left: int | None
@@ -119,7 +136,7 @@ class PairLit:
 
 
 @dataclass(frozen=True)
-class DeltaLit:
+class DeltaLit(Node):
     """A two-sided change like `+1/-1`."""
 
     left: int
@@ -128,7 +145,7 @@ class DeltaLit:
 
 
 @dataclass(frozen=True)
-class RangeLit:
+class RangeLit(Node):
     """An integer range like `3-4` or `1..4`."""
 
     low: int
@@ -137,7 +154,7 @@ class RangeLit:
 
 
 @dataclass(frozen=True)
-class ZoneLabel:
+class ZoneLabel(Node):
     """A zone written by its label, like `<装>`."""
 
     label: str
@@ -145,34 +162,44 @@ class ZoneLabel:
 
 
 @dataclass(frozen=True)
-class Name:
+class Name(Node):
+    """A name: a local, a parameter, a declared zone, counter, value, keyword or word."""
+
     ident: str
     span: Span
 
 
 @dataclass(frozen=True)
-class Attr:
+class Attr(Node):
+    """`x.name`: a player's zone, counter or value, a card's field, or an attribute."""
+
     obj: Expr
     name: str
     span: Span
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(Node):
+    """`f(args)`: a procedure, value, keyword, built-in, or a card's timing `x.t(args)`."""
+
     func: Expr
     args: tuple[Expr, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Index:
+class Index(Node):
+    """`list[i]`: an item of a list (none when there is none)."""
+
     obj: Expr
     index: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class BinOp:
+class BinOp(Node):
+    """`a OP b`: arithmetic (+ - * // %), comparison, or membership (in, not in)."""
+
     op: str
     left: Expr
     right: Expr
@@ -180,26 +207,34 @@ class BinOp:
 
 
 @dataclass(frozen=True)
-class BoolOp:
+class BoolOp(Node):
+    """`a and b and …` or `a or b or …`."""
+
     op: str  # "and" / "or"
     values: tuple[Expr, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Not:
+class Not(Node):
+    """`not a`."""
+
     operand: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class Neg:
+class Neg(Node):
+    """`-a`."""
+
     operand: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class ListLit:
+class ListLit(Node):
+    """`[a, b, …]`."""
+
     items: tuple[Expr, ...]
     span: Span
 
@@ -214,7 +249,9 @@ Expr = Union[
 
 
 @dataclass(frozen=True)
-class Pick:
+class Pick(Node):
+    """`pick x in LIST for P [where COND] [optional] "prompt"`: P chooses one item."""
+
     var: str
     collection: Expr
     player: Expr
@@ -225,7 +262,9 @@ class Pick:
 
 
 @dataclass(frozen=True)
-class NumberChoice:
+class NumberChoice(Node):
+    """`number from A to B for P "prompt"`: P chooses a number."""
+
     low: Expr
     high: Expr
     player: Expr
@@ -234,7 +273,9 @@ class NumberChoice:
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(Node):
+    """`ask P "prompt"`: P answers yes or no."""
+
     player: Expr
     labels: Labels
     span: Span
@@ -247,7 +288,7 @@ Choice = Union[Pick, NumberChoice, Ask]
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(Node):
     """`move N [token] from A to B`: moves up to N tokens; its value is how many moved."""
 
     amount: Expr
@@ -260,21 +301,27 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Let:
+class Let(Node):
+    """`let x = VALUE`: a new local variable (a value, a choice or a move)."""
+
     name: str
     value: Expr | Choice | Move
     span: Span
 
 
 @dataclass(frozen=True)
-class Assign:
+class Assign(Node):
+    """`target = value` on a local, a counter or a field."""
+
     target: Expr
     value: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class AugAssign:
+class AugAssign(Node):
+    """`target += value` or `target -= value`."""
+
     target: Expr
     op: str
     value: Expr
@@ -282,7 +329,9 @@ class AugAssign:
 
 
 @dataclass(frozen=True)
-class Put:
+class Put(Node):
+    """`put CARD into ZONE [top|bottom]`."""
+
     obj: Expr
     dest: Expr
     place: str | None
@@ -290,14 +339,18 @@ class Put:
 
 
 @dataclass(frozen=True)
-class Emit:
+class Emit(Node):
+    """`emit EVENT(args)`: triggers of the event run."""
+
     event: str
     args: tuple[Expr, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Modify:
+class Modify(Node):
+    """`modify X.field by CHANGE [while COND] [until EVENT]`: a lasting change."""
+
     target: Expr
     delta: Expr
     while_: Expr | None
@@ -306,7 +359,7 @@ class Modify:
 
 
 @dataclass(frozen=True)
-class Forbid:
+class Forbid(Node):
     """`forbid TOKEN from ZONE [while COND]`: card effects cannot move those tokens out of ZONE."""
 
     token: str
@@ -316,7 +369,7 @@ class Forbid:
 
 
 @dataclass(frozen=True)
-class Reveal:
+class Reveal(Node):
     """`reveal X to P`: P sees the card X (or every card in zone X) until it moves."""
 
     what: Expr
@@ -325,13 +378,15 @@ class Reveal:
 
 
 @dataclass(frozen=True)
-class Shuffle:
+class Shuffle(Node):
+    """`shuffle ZONE`."""
+
     zone: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class Log:
+class Log(Node):
     """`log "text {}", x [to P]`: a log line for every player, or only for P (a player or a list)."""
 
     message: str
@@ -341,20 +396,24 @@ class Log:
 
 
 @dataclass(frozen=True)
-class Expect:
+class Expect(Node):
+    """`expect COND "message"` (scenarios): the scenario fails unless COND holds."""
+
     cond: Expr
     message: str | None
     span: Span
 
 
 @dataclass(frozen=True)
-class Return:
+class Return(Node):
+    """`return [VALUE]`: leave the procedure (with a value)."""
+
     value: Expr | Choice | None
     span: Span
 
 
 @dataclass(frozen=True)
-class End:
+class End(Node):
     """`win P`, `lose P` or `draw_game none`, with an optional reason ("life 0")."""
 
     kind: str  # win / lose / draw_game
@@ -364,30 +423,40 @@ class End:
 
 
 @dataclass(frozen=True)
-class CallStmt:
+class CallStmt(Node):
+    """A call made for its effect, as a statement."""
+
     call: Expr
     span: Span
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Node):
+    """`pass`: nothing."""
+
     span: Span
 
 
 @dataclass(frozen=True)
-class Break:
+class Break(Node):
+    """`break`: leave the innermost loop or menu loop."""
+
     span: Span
 
 
 @dataclass(frozen=True)
-class If:
+class If(Node):
+    """`if … elif … else …`."""
+
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
     orelse: tuple[Stmt, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class For:
+class For(Node):
+    """`for x in LIST:` over a copy of the list."""
+
     var: str
     iterable: Expr
     body: tuple[Stmt, ...]
@@ -395,21 +464,25 @@ class For:
 
 
 @dataclass(frozen=True)
-class While:
+class While(Node):
+    """`while COND:`."""
+
     cond: Expr
     body: tuple[Stmt, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Repeat:
+class Repeat(Node):
+    """`repeat N:`."""
+
     count: Expr
     body: tuple[Stmt, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Option:
+class Option(Node):
     """A menu option; `passive` marks one that declines to act (ending a phase, not
     reacting), which agents that prefer to act choose last."""
 
@@ -423,7 +496,9 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Menu:
+class Menu(Node):
+    """`choose for P "prompt":` followed by options."""
+
     player: Expr
     labels: Labels
     options: tuple[Option, ...]
@@ -431,7 +506,9 @@ class Menu:
 
 
 @dataclass(frozen=True)
-class Once:
+class Once(Node):
+    """`once when EVENT(params) [if COND] [until EVENT]:` a one-shot trigger."""
+
     event: str
     params: tuple[str, ...]
     cond: Expr | None
@@ -450,13 +527,15 @@ Stmt = Union[
 
 
 @dataclass(frozen=True)
-class Use:
+class Use(Node):
+    """`use GAME`: this file adds to a bundled game."""
+
     game: str
     span: Span
 
 
 @dataclass(frozen=True)
-class Simple:
+class Simple(Node):
     """A one-line declaration: character, token, zone, counter/flag, field, kind."""
 
     what: str
@@ -468,7 +547,9 @@ class Simple:
 
 
 @dataclass(frozen=True)
-class Value:
+class Value(Node):
+    """`value NAME(params) "label" = EXPR`: a derived value."""
+
     name: str
     params: tuple[str, ...]
     labels: Labels
@@ -477,7 +558,9 @@ class Value:
 
 
 @dataclass(frozen=True)
-class Event:
+class Event(Node):
+    """`event NAME(params) "label"`."""
+
     name: str
     params: tuple[str, ...]
     labels: Labels
@@ -485,7 +568,9 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Timing:
+class Timing(Node):
+    """`timing NAME(params) "label": options`: a slot card blocks fill."""
+
     name: str
     params: tuple[str, ...]
     labels: Labels
@@ -494,7 +579,9 @@ class Timing:
 
 
 @dataclass(frozen=True)
-class Keyword:
+class Keyword(Node):
+    """`keyword NAME "label" [= EXPR]`: a condition about `self`, or a word."""
+
     name: str
     labels: Labels
     expr: Expr | None
@@ -502,7 +589,9 @@ class Keyword:
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Node):
+    """`step ID "label":` a numbered step of a procedure."""
+
     ident: str
     labels: Labels
     body: tuple[Stmt, ...]
@@ -510,7 +599,9 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Procedure:
+class Procedure(Node):
+    """`procedure NAME(params) "label" section N:` made of steps."""
+
     name: str
     params: tuple[str, ...]
     labels: Labels
@@ -519,7 +610,9 @@ class Procedure:
 
 
 @dataclass(frozen=True)
-class Trigger:
+class Trigger(Node):
+    """`when EVENT(params) [if COND]:` a rule trigger (or a card's, inside a card)."""
+
     event: str
     params: tuple[str, ...]
     cond: Expr | None
@@ -530,7 +623,9 @@ class Trigger:
 
 
 @dataclass(frozen=True)
-class Replace:
+class Replace(Node):
+    """`instead of PROC step ID [when COND]:` an addendum's replacement of a step."""
+
     procedure: str
     step: str
     cond: Expr | None
@@ -542,7 +637,9 @@ class Replace:
 
 
 @dataclass(frozen=True)
-class Check:
+class Check(Node):
+    """`check NAME:` a state-based check, run after changes to what it reads."""
+
     name: str
     labels: Labels
     body: tuple[Stmt, ...]
@@ -550,7 +647,7 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Action:
+class Action(Node):
     """`action NAME "label" for p if COND:` — offered to p in every menu while COND holds."""
 
     name: str
@@ -562,14 +659,16 @@ class Action:
 
 
 @dataclass(frozen=True)
-class TimingBlock:
+class TimingBlock(Node):
+    """A card's block for one of the game's timings."""
+
     name: str
     body: tuple[Stmt, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Entity:
+class Entity(Node):
     """A declaration with a property body: game, card or scenario."""
 
     what: str
@@ -589,7 +688,9 @@ class Entity:
 
 
 @dataclass(frozen=True)
-class Addendum:
+class Addendum(Node):
+    """`addendum NAME "label" section N:` rules that apply while a player hosts its characters."""
+
     name: str
     labels: Labels
     props: tuple[Opt, ...]
@@ -604,9 +705,21 @@ Decl = Union[
 
 
 @dataclass(frozen=True)
-class SourceFile:
+class SourceFile(Node):
     """One parsed file: its path, text and top-level declarations."""
 
     path: str
     text: str
     items: tuple[Decl, ...] = field(default=())
+
+
+def walk(root: object) -> Iterator[Node]:
+    """Every node in a node, or in a tuple or list of nodes, in no particular order."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Node):
+            yield item
+            stack.extend(getattr(item, f.name) for f in fields(item))  # type: ignore[arg-type]
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)

@@ -3,43 +3,66 @@
 from __future__ import annotations
 
 from . import syntax as s
+from .visit import Visitor
+
+
+class _Unparse(Visitor[str]):
+    def visit_IntLit(self, e: s.IntLit) -> str:
+        return str(e.value)
+
+    def visit_StrLit(self, e: s.StrLit) -> str:
+        return '"' + e.value.replace('"', '\\"') + '"'
+
+    def visit_BoolLit(self, e: s.BoolLit) -> str:
+        return "true" if e.value else "false"
+
+    def visit_NoneLit(self, e: s.NoneLit) -> str:
+        return "none"
+
+    def visit_PairLit(self, e: s.PairLit) -> str:
+        text = f"{'-' if e.left is None else e.left}/{'-' if e.right is None else e.right}"
+        return "{" + text + "}" if e.braced else text
+
+    def visit_DeltaLit(self, e: s.DeltaLit) -> str:
+        return f"{e.left:+d}/{e.right:+d}"
+
+    def visit_RangeLit(self, e: s.RangeLit) -> str:
+        return f"{e.low}-{e.high}"
+
+    def visit_ZoneLabel(self, e: s.ZoneLabel) -> str:
+        return f"<{e.label}>"
+
+    def visit_Name(self, e: s.Name) -> str:
+        return e.ident
+
+    def visit_Attr(self, e: s.Attr) -> str:
+        return f"{self.visit(e.obj)}.{e.name}"
+
+    def visit_Call(self, e: s.Call) -> str:
+        return f"{self.visit(e.func)}({', '.join(self.visit(a) for a in e.args)})"
+
+    def visit_Index(self, e: s.Index) -> str:
+        return f"{self.visit(e.obj)}[{self.visit(e.index)}]"
+
+    def visit_BinOp(self, e: s.BinOp) -> str:
+        return f"{self.visit(e.left)} {e.op} {self.visit(e.right)}"
+
+    def visit_BoolOp(self, e: s.BoolOp) -> str:
+        return f" {e.op} ".join(self.visit(v) for v in e.values)
+
+    def visit_Not(self, e: s.Not) -> str:
+        return f"not {self.visit(e.operand)}"
+
+    def visit_Neg(self, e: s.Neg) -> str:
+        return f"-{self.visit(e.operand)}"
+
+    def visit_ListLit(self, e: s.ListLit) -> str:
+        return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
+
+
+_UNPARSE = _Unparse()
 
 
 def unparse(e: s.Expr) -> str:
     """The source form of an expression (normalised spacing)."""
-    if isinstance(e, s.IntLit):
-        return str(e.value)
-    if isinstance(e, s.StrLit):
-        return '"' + e.value.replace('"', '\\"') + '"'
-    if isinstance(e, s.BoolLit):
-        return "true" if e.value else "false"
-    if isinstance(e, s.NoneLit):
-        return "none"
-    if isinstance(e, s.PairLit):
-        text = f"{'-' if e.left is None else e.left}/{'-' if e.right is None else e.right}"
-        return "{" + text + "}" if e.braced else text
-    if isinstance(e, s.DeltaLit):
-        return f"{e.left:+d}/{e.right:+d}"
-    if isinstance(e, s.RangeLit):
-        return f"{e.low}-{e.high}"
-    if isinstance(e, s.ZoneLabel):
-        return f"<{e.label}>"
-    if isinstance(e, s.Name):
-        return e.ident
-    if isinstance(e, s.Attr):
-        return f"{unparse(e.obj)}.{e.name}"
-    if isinstance(e, s.Call):
-        return f"{unparse(e.func)}({', '.join(unparse(a) for a in e.args)})"
-    if isinstance(e, s.Index):
-        return f"{unparse(e.obj)}[{unparse(e.index)}]"
-    if isinstance(e, s.BinOp):
-        return f"{unparse(e.left)} {e.op} {unparse(e.right)}"
-    if isinstance(e, s.BoolOp):
-        return f" {e.op} ".join(unparse(v) for v in e.values)
-    if isinstance(e, s.Not):
-        return f"not {unparse(e.operand)}"
-    if isinstance(e, s.Neg):
-        return f"-{unparse(e.operand)}"
-    if isinstance(e, s.ListLit):
-        return "[" + ", ".join(unparse(i) for i in e.items) + "]"
-    return "?"
+    return _UNPARSE.visit(e)

@@ -1,84 +1,14 @@
-"""Functions that compiled rules call for the language's built-in operations."""
+"""The language's built-in functions (`count(zone)`, `opponent(p)`, …): `fn_NAME(g, *args)`.
+
+`compiler/builtins.py` registers each with its signature; the first line of each docstring
+is its description in the language reference."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .game import ExpectationFailed, Game, Obj, Player, RuleViolation, Zone
-from .limits import LOOP_LIMIT, MAX_ITEMS, MAX_NUMBER
-from .values import Delta, Pair, RangeChange, apply_change
-
-
-def add(a: Any, b: Any) -> Any:
-    """`+` on numbers, two-sided values and changes, or lists."""
-    if isinstance(a, Pair) or isinstance(b, (Delta, RangeChange)):
-        return apply_change(a, b)
-    if a is None:
-        return b
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        if len(a) + len(b) > MAX_ITEMS:
-            raise RuleViolation(f"a list grew beyond {MAX_ITEMS:,} items")
-        return list(a) + list(b)
-    return a + b
-
-
-def num(value: Any) -> Any:
-    """A computed value, refused when it is a number beyond the language's bound."""
-    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-        raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
-    return value
-
-
-def each(g: Game, items: Any) -> list[Any]:
-    """The items a `for` loop walks, counted toward the game's loop limit."""
-    items = list(items)
-    g.loops += len(items)
-    if g.loops > LOOP_LIMIT:
-        raise RuleViolation("a loop in the rules did not finish")
-    return items
-
-
-def sub(a: Any, b: Any) -> Any:
-    if isinstance(b, Delta):
-        return apply_change(a, Delta(-b.left, -b.right))
-    return a - b
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equality in which a list and a range with the same members are equal."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return list(a) == list(b)
-    return bool(a == b)
-
-
-def expect(cond: Any, message: str, where: str) -> None:
-    if not cond:
-        raise ExpectationFailed(f"{where}: {message}")
-
-
-def tick(g: Game) -> None:
-    """Count loop iterations so a rule that never ends becomes an error, not a hang."""
-    g.loops += 1
-    if g.loops > LOOP_LIMIT:
-        raise RuleViolation("a loop in the rules did not finish")
-
-
-def hosts(p: Player, characters: tuple[str, ...]) -> bool:
-    return any(c in p.picks for c in characters)
-
-
-def card_of(obj: Obj) -> str | None:
-    return obj.defn.ident if obj.defn is not None else None
-
-
-def at(seq: Any, index: int) -> Any:
-    try:
-        return seq[index]
-    except (IndexError, TypeError):
-        return None
-
-
-# ---- language built-ins: fn_NAME(g, *args) ------------------------------------------
+from .game import Game, Obj, Player, Zone
+from .values import Delta, Pair, RangeChange
 
 
 def fn_count(g: Game, holder: Zone | Obj | list[Any] | None, kind: str | None = None,

@@ -1,0 +1,76 @@
+"""The writer of generated Python: lines, indentation, the line map, hoisted constants and
+identifiers made by the compiler (never taken from user text)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from . import syntax as s
+
+
+class Emitter:
+    """Accumulates one module. Every literal goes through `const` (its `repr()` becomes a
+    `K_n` constant); locals of the function being written are `l_n`, temporaries `t_n`."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.line_map: dict[int, tuple[str, int]] = {}
+        self.indent = 0
+        self.consts: dict[str, str] = {}
+        self.locals: dict[str, str] = {}
+        self.temp = 0
+        self.current = s.NO_SPAN  # the declaration being written, for errors
+
+    def emit(self, text: str, span: s.Span | None = None) -> None:
+        self.lines.append("    " * self.indent + text)
+        if span is not None:
+            self.line_map[len(self.lines)] = (span.file, span.line)
+
+    @contextmanager
+    def block(self) -> Iterator[None]:
+        """An indented block (a `pass` if nothing was written in it)."""
+        self.indent += 1
+        start = len(self.lines)
+        yield
+        if len(self.lines) == start:
+            self.emit("pass")
+        self.indent -= 1
+
+    @contextmanager
+    def function(self, name: str, params: tuple[str, ...], span: s.Span | None,
+                 extra: str = "") -> Iterator[None]:
+        """`def name(g, [extra,] params…):` with fresh locals."""
+        if span is not None:
+            self.current = span
+        self.locals = {}
+        self.temp = 0
+        args = ", ".join(["g"] + ([extra] if extra else []) + [self.local(p) for p in params])
+        self.emit(f"def {name}({args}):", span)
+        with self.block():
+            yield
+        self.emit("")
+
+    def new_temp(self) -> str:
+        self.temp += 1
+        return f"t_{self.temp}"
+
+    def local(self, name: str) -> str:
+        if name not in self.locals:
+            self.locals[name] = f"l_{len(self.locals)}"
+        return self.locals[name]
+
+    def const(self, value: Any) -> str:
+        text = repr(value)
+        if text not in self.consts:
+            self.consts[text] = f"K_{len(self.consts)}"
+        return self.consts[text]
+
+    def module(self, header: list[str]) -> tuple[str, dict[int, tuple[str, int]]]:
+        """The whole source: the header, the constants, then what was written; and the line
+        map shifted to match."""
+        top = header + [f"{k} = {v}" for v, k in self.consts.items()] + [""]
+        shift = len(top)
+        line_map = {n + shift: src for n, src in self.line_map.items()}
+        return "\n".join(top + self.lines) + "\n", line_map

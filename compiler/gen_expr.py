@@ -1,0 +1,217 @@
+"""Generate expressions: one method per expression kind, each returning Python source.
+
+Names become what they resolved to (`refs.py`); literals become constants; the only calls
+are to the runtime contract (`rt.…`), the game (`g.…`) and the module's own functions."""
+
+from __future__ import annotations
+
+import re
+from typing import assert_never
+
+from ..runtime.values import Delta, Pair
+from . import syntax as s
+from .builtins import BUILTINS
+from .checked import Checked
+from .emit import Emitter
+from .refs import (
+    AttrRef,
+    BuiltinRef,
+    Callee,
+    CallRef,
+    CounterRef,
+    FieldRef,
+    LocalRef,
+    Owner,
+    Ref,
+    SelfRef,
+    ThisRef,
+    Type,
+    WordRef,
+    ZoneRef,
+)
+from .visit import Visitor
+
+SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")  # an expression that is just a variable
+PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
+
+
+class ExprGen(Visitor[str]):
+    """Python source for expressions of one checked game."""
+
+    def __init__(self, checked: Checked, out: Emitter, names: dict[tuple[str, str], str]) -> None:
+        self.c = checked
+        self.sym = checked.symbols
+        self.out = out
+        self.names = names  # (kind, declaration) -> generated function name
+        self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
+                               for name, a in self.sym.addenda.items()}
+
+    def __call__(self, e: s.Expr) -> str:
+        return self.visit(e)
+
+    # ---- literals ----
+
+    def visit_IntLit(self, e: s.IntLit) -> str:
+        return repr(e.value)
+
+    def visit_StrLit(self, e: s.StrLit) -> str:
+        return self.out.const(e.value)
+
+    def visit_BoolLit(self, e: s.BoolLit) -> str:
+        return repr(e.value)
+
+    def visit_NoneLit(self, e: s.NoneLit) -> str:
+        return "None"
+
+    def visit_PairLit(self, e: s.PairLit) -> str:
+        return self.out.const(Pair(e.left, e.right, e.braced))
+
+    def visit_DeltaLit(self, e: s.DeltaLit) -> str:
+        return self.out.const(Delta(e.left, e.right))
+
+    def visit_RangeLit(self, e: s.RangeLit) -> str:
+        return self.out.const(tuple(range(e.low, e.high + 1)))
+
+    def visit_ListLit(self, e: s.ListLit) -> str:
+        return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
+
+    # ---- operators ----
+
+    def visit_Index(self, e: s.Index) -> str:
+        return f"rt.at({self.visit(e.obj)}, {self.visit(e.index)})"
+
+    def visit_BinOp(self, e: s.BinOp) -> str:
+        left, right = self.visit(e.left), self.visit(e.right)
+        lt, rt = self.c.type_of(e.left), self.c.type_of(e.right)
+        if e.op in ("+", "-"):
+            if lt is Type.INT and rt is Type.INT:
+                return f"({left} {e.op} {right})"
+            return f"rt.{'add' if e.op == '+' else 'sub'}({left}, {right})"
+        if e.op in ("==", "!="):
+            if "None" in (left, right):
+                return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
+            if {lt, rt} & {Type.LIST, Type.RANGE}:  # lists and ranges compare by their members
+                return f"({'' if e.op == '==' else 'not '}rt.same({left}, {right}))"
+        return f"({left} {e.op} {right})"
+
+    def visit_BoolOp(self, e: s.BoolOp) -> str:
+        return "(" + f" {e.op} ".join(self.visit(v) for v in e.values) + ")"
+
+    def visit_Not(self, e: s.Not) -> str:
+        return f"(not {self.visit(e.operand)})"
+
+    def visit_Neg(self, e: s.Neg) -> str:
+        return f"(-{self.visit(e.operand)})"
+
+    # ---- names and attributes ----
+
+    def visit_Name(self, e: s.Name) -> str:
+        return self.ref(self.c.ref(e), None)
+
+    def visit_ZoneLabel(self, e: s.ZoneLabel) -> str:
+        return self.ref(self.c.ref(e), None)
+
+    def visit_Attr(self, e: s.Attr) -> str:
+        return self.ref(self.c.ref(e), self.visit(e.obj))
+
+    def ref(self, ref: Ref, obj: str | None) -> str:
+        """The Python for a resolved name; `obj` is the attribute's object (`p` in `p.aura`)."""
+        match ref:
+            case LocalRef(name):
+                return self.out.local(name)
+            case SelfRef():
+                return "self_"
+            case ThisRef():
+                return "this"
+            case ZoneRef(zone, owner):
+                index = self.sym.zones[zone].index
+                return f"g.zones[{index}]" if owner is Owner.SHARED else f"{self._owner(owner, obj)}.zones[{index}]"
+            case CounterRef(counter, owner):
+                if owner is Owner.SHARED:
+                    return f"g.get(None, {self.sym.counters[counter].index})"
+                return self.counter_read(self._owner(owner, obj), counter)
+            case CallRef(callee, name, implicit) if implicit is not None:
+                arg = "" if implicit is Owner.SHARED else ", " + self._owner(implicit, obj)
+                return f"{self.names[(PREFIX[callee], name)]}(g{arg})"
+            case FieldRef(field):
+                assert obj is not None
+                key = self.out.const(field)
+                if SIMPLE.match(obj):  # no modifier on this field: read it directly
+                    return f"({obj}.fields.get({key}) if {key} not in g.mods else g.read({obj}, {key}))"
+                return f"g.read({obj}, {key})"
+            case AttrRef(of, name):
+                assert obj is not None
+                return self._attribute(of, name, obj)
+            case WordRef(word):
+                return self.out.const(word)
+            case CallRef() | BuiltinRef():
+                raise AssertionError(f"{ref} names a call, not a value")
+            case _:
+                assert_never(ref)
+
+    @staticmethod
+    def _owner(owner: Owner, obj: str | None) -> str:
+        if owner is Owner.SELF:
+            return "self_"
+        assert obj is not None, "an attribute's owner needs its object"
+        return obj
+
+    @staticmethod
+    def _attribute(of: Type, name: str, obj: str) -> str:
+        if of is Type.OBJ and name == "card":
+            return f"rt.card_of({obj})"
+        if of is Type.ZONE and name == "cards":
+            return f"list({obj}.cards)"
+        if of is Type.ZONE and name == "size":
+            return f"len({obj}.cards)"
+        return f"{obj}.{name}"
+
+    def counter_read(self, player: str, name: str) -> str:
+        """A player's counter; read directly while no modifier is in force anywhere."""
+        info = self.sym.counters[name]
+        read = f"g.get({player}, {info.index})"
+        if SIMPLE.match(player) and player != "None":
+            read = f"({player}.counters[{info.index}] if not g.mods else {read})"
+        if info.absent is not None and info.addendum is not None:
+            chars = self.addendum_chars.get(info.addendum, ())
+            return f"({read} if rt.hosts({player}, {self.out.const(chars)}) else {info.absent!r})"
+        return read
+
+    # ---- calls ----
+
+    def visit_Call(self, e: s.Call) -> str:
+        ref = self.c.ref(e)
+        args = [self.visit(a) for a in e.args]
+        joined = "".join(", " + a for a in args)
+        match ref:
+            case CallRef(Callee.TIMING, name):
+                assert isinstance(e.func, s.Attr)
+                default = next((o.atoms[0].literal() for o in self.sym.timings[name].opts
+                                if o.name == "default" and o.atoms), None)
+                return f"g.run({self.visit(e.func.obj)}, {self.out.const(name)}, {default!r}{joined})"
+            case CallRef(callee, name):
+                return f"{self.names[(PREFIX[callee], name)]}(g{joined})"
+            case BuiltinRef(name):
+                fast = self.count_inline(e, args) if name == "count" else None
+                return fast or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
+            case _:
+                raise AssertionError(f"{ref} is not a call")
+
+    def count_inline(self, e: s.Call, args: list[str]) -> str | None:
+        """`count` inlined where the zone or token kind is known here, with the meaning of
+        `fn_count` (a missing holder counts 0); None where the general call is needed."""
+        if len(e.args) == 2:
+            token = self.c.resolution.get(e.args[1])
+            if isinstance(token, WordRef) and token.word in self.sym.tokens \
+                    and not self.sym.token_owned[token.word] and SIMPLE.match(args[0]):
+                return f"({args[0]}.tokens.get({self.out.const(token.word)}, 0) if {args[0]} is not None else 0)"
+            return None
+        where = self.c.resolution.get(e.args[0]) if len(e.args) == 1 else None
+        if not isinstance(where, ZoneRef):
+            return None
+        zone = self.sym.zones[where.zone]
+        if zone.holds_cards and not zone.tokens:
+            return f"len({args[0]}.cards)"
+        if zone.tokens and not zone.holds_cards:
+            return f"{args[0]}.tokens.get({self.out.const(zone.tokens[0])}, 0)"
+        return None

@@ -1,0 +1,327 @@
+"""Generate statements: one method per statement kind, each writing lines to the emitter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import syntax as s
+from .checked import Checked
+from .emit import Emitter
+from .gen_expr import ExprGen
+from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref
+from .visit import Visitor
+
+
+@dataclass
+class Where:
+    """What the statements being written belong to: inside a card block (`this` and `self_`
+    exist; its moves are card-effect moves), an anchored one, or a `once` block."""
+
+    in_card: bool = False
+    anchored: bool = False
+    once_depth: int = 0
+
+
+class StmtGen(Visitor[None]):
+    """Writes the statements of one body at a time."""
+
+    def __init__(self, checked: Checked, out: Emitter, expr: ExprGen) -> None:
+        self.c = checked
+        self.sym = checked.symbols
+        self.out = out
+        self.expr = expr
+        self.where = Where()
+
+    def body(self, stmts: tuple[s.Stmt, ...]) -> None:
+        for st in stmts:
+            self.visit(st)
+
+    def guarded(self, cond: s.Expr | None, stmts: tuple[s.Stmt, ...]) -> None:
+        """The body, run only when `cond` holds (a trigger's `if`)."""
+        if cond is not None:
+            self.out.emit(f"if not ({self.expr(cond)}):")
+            with self.out.block():
+                self.out.emit("return")
+        self.body(stmts)
+
+    @property
+    def anchor(self) -> str:
+        return "this" if self.where.anchored else "None"
+
+    def bounded(self, node: s.Node, code: str) -> str:
+        """`code` checked against the number bound when `node` does arithmetic that can
+        grow (a sum or product); other values cannot grow past what they were built from."""
+        return f"rt.num({code})" if _grows(node) else code
+
+    # ---- assignments ----
+
+    def visit_Let(self, st: s.Let) -> None:
+        value = self.let_value(st.value)
+        self.out.emit(f"{self.out.local(st.name)} = {self.bounded(st.value, value)}", st.span)
+
+    def visit_Assign(self, st: s.Assign) -> None:
+        self.assign(st.target, self.bounded(st.value, self.expr(st.value)), st.span)
+
+    def visit_AugAssign(self, st: s.AugAssign) -> None:
+        current, value = self.expr(st.target), self.expr(st.value)
+        fn = "rt.add" if st.op == "+=" else "rt.sub"
+        self.assign(st.target, f"rt.num({fn}({current}, {value}))", st.span)
+
+    def assign(self, target: s.Expr, value: str, span: s.Span) -> None:
+        ref: Ref = self.c.ref(target)
+        match ref:
+            case LocalRef(name):
+                self.out.emit(f"{self.out.local(name)} = {value}", span)
+            case CounterRef(counter, owner):
+                index = self.sym.counters[counter].index
+                player = {Owner.SHARED: "None", Owner.SELF: "self_"}.get(owner)
+                if player is None:
+                    assert isinstance(target, s.Attr)
+                    player = self.expr(target.obj)
+                self.out.emit(f"g.set({player}, {index}, {value})", span)
+            case FieldRef(field):
+                assert isinstance(target, s.Attr)
+                self.out.emit(f"g.write({self.expr(target.obj)}, {self.out.const(field)}, {value})", span)
+            case _:
+                raise AssertionError(f"{ref} cannot be assigned (the checker lets only these through)")
+
+    def let_value(self, value: s.Expr | s.Choice | s.Move) -> str:
+        match value:
+            case s.Move():
+                return self.move(value)
+            case s.Pick():
+                var = self.out.local(value.var)
+                items = f"list({self.expr(value.collection)})"
+                if value.where is not None:
+                    items = f"[{var} for {var} in {items} if {self.expr(value.where)}]"
+                prompt = self.out.const(value.labels.default or value.var)
+                return f"g.pick({self.expr(value.player)}, {items}, {prompt}, {value.optional!r})"
+            case s.NumberChoice():
+                prompt = self.out.const(value.labels.default or "number")
+                return (f"g.choose_number({self.expr(value.player)}, {self.expr(value.low)}, "
+                        f"{self.expr(value.high)}, {prompt})")
+            case s.Ask():
+                return f"g.confirm({self.expr(value.player)}, {self.out.const(value.labels.default or '?')})"
+            case _:
+                return self.expr(value)
+
+    # ---- actions on the game ----
+
+    def move(self, st: s.Move) -> str:
+        token = st.token or next(iter(self.sym.tokens))
+        owner = self.expr(st.owner) if st.owner is not None else "None"
+        tail = f", {owner}, this" if self.where.in_card else f", {owner}" if st.owner is not None else ""
+        return f"g.move({self.expr(st.amount)}, {self.out.const(token)}, {self.expr(st.source)}, {self.expr(st.dest)}{tail})"
+
+    def visit_Move(self, st: s.Move) -> None:
+        self.out.emit(self.move(st), st.span)
+
+    def visit_Put(self, st: s.Put) -> None:
+        self.out.emit(f"g.put({self.expr(st.obj)}, {self.expr(st.dest)}, {st.place!r})", st.span)
+
+    def visit_Emit(self, st: s.Emit) -> None:
+        args = "".join(", " + self.expr(a) for a in st.args)
+        self.out.emit(f"g.emit({self.out.const(st.event)}{args})", st.span)
+
+    def visit_Modify(self, st: s.Modify) -> None:
+        ref = self.c.ref(st.target)
+        if isinstance(st.target, s.Attr):
+            obj = self.expr(st.target.obj)
+        else:
+            obj = "self_" if isinstance(ref, CounterRef) and ref.owner is Owner.SELF else "None"
+        name = ref.counter if isinstance(ref, CounterRef) else ref.field if isinstance(ref, FieldRef) else ""
+        cond = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+        until = self.out.const(st.until) if st.until else "None"
+        self.out.emit(f"g.modify({obj}, {self.out.const(name)}, {self.expr(st.delta)}, {cond}, {until}, "
+                      f"{self.anchor})", st.span)
+
+    def visit_Forbid(self, st: s.Forbid) -> None:
+        guard = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+        self.out.emit(f"g.forbid({self.out.const(st.token)}, {self.expr(st.zone)}, {guard}, {self.anchor})", st.span)
+
+    def visit_Reveal(self, st: s.Reveal) -> None:
+        self.out.emit(f"g.reveal({self.expr(st.what)}, {self.expr(st.to)})", st.span)
+
+    def visit_Shuffle(self, st: s.Shuffle) -> None:
+        self.out.emit(f"g.shuffle({self.expr(st.zone)})", st.span)
+
+    def visit_Log(self, st: s.Log) -> None:
+        args = "".join(", " + self.expr(a) for a in st.args)
+        to = f", to={self.expr(st.to)}" if st.to is not None else ""
+        self.out.emit(f"g.log({self.out.const(st.message)}{args}{to})", st.span)
+
+    def visit_Expect(self, st: s.Expect) -> None:
+        where = f"{st.span.file}:{st.span.line}"
+        self.out.emit(f"rt.expect({self.expr(st.cond)}, {self.out.const(st.message or 'expectation')}, "
+                      f"{self.out.const(where)})", st.span)
+
+    def visit_End(self, st: s.End) -> None:
+        reason = f", {self.out.const(st.reason)}" if st.reason is not None else ""
+        self.out.emit(f"g.end({st.kind!r}, {self.expr(st.player)}{reason})", st.span)
+
+    def visit_CallStmt(self, st: s.CallStmt) -> None:
+        self.out.emit(self.expr(st.call), st.span)
+
+    # ---- control ----
+
+    def visit_Return(self, st: s.Return) -> None:
+        if self.where.once_depth:
+            self.out.emit("return True", st.span)  # a `once` block that returns has fired
+        elif st.value is None:
+            self.out.emit("return", st.span)
+        else:
+            self.out.emit(f"return {self.bounded(st.value, self.let_value(st.value))}", st.span)
+
+    def visit_Pass(self, st: s.Pass) -> None:
+        self.out.emit("pass", st.span)
+
+    def visit_Break(self, st: s.Break) -> None:
+        self.out.emit("break", st.span)
+
+    def visit_If(self, st: s.If) -> None:
+        for k, (cond, branch) in enumerate(st.branches):
+            self.out.emit(f"{'if' if k == 0 else 'elif'} {self.expr(cond)}:", cond.span)
+            with self.out.block():
+                self.body(branch)
+        if st.orelse:
+            self.out.emit("else:")
+            with self.out.block():
+                self.body(st.orelse)
+
+    def visit_For(self, st: s.For) -> None:
+        self.out.emit(f"for {self.out.local(st.var)} in rt.each(g, {self.expr(st.iterable)}):", st.span)
+        with self.out.block():
+            self.body(st.body)
+
+    def visit_While(self, st: s.While) -> None:
+        self.out.emit(f"while {self.expr(st.cond)}:", st.span)
+        with self.out.block():
+            self.out.emit("rt.tick(g)")
+            self.body(st.body)
+
+    def visit_Repeat(self, st: s.Repeat) -> None:
+        self.out.emit(f"for _ in range({self.expr(st.count)}):", st.span)
+        with self.out.block():
+            self.out.emit("rt.tick(g)")
+            self.body(st.body)
+
+    def visit_Menu(self, st: s.Menu) -> None:
+        """Entries are built, offered with `g.menu`, and the chosen option's body runs. While
+        the game has standing actions, they are offered too and the menu is asked again."""
+        out = self.out
+        entries, choice, value = out.new_temp(), out.new_temp(), out.new_temp()
+        prompt = out.const(st.labels.default or "choose")
+        passive = tuple(k for k, opt in enumerate(st.options) if opt.passive)
+        quiet = f", {out.const(passive)}" if passive else ""
+        if not self.sym.actions:
+            self.menu_entries(st, entries)
+            out.emit(f"{choice}, {value} = g.menu({self.expr(st.player)}, {prompt}, {entries}{quiet})")
+        else:
+            player = out.new_temp()
+            out.emit(f"{player} = {self.expr(st.player)}", st.span)
+            out.emit("while True:")
+            with out.block():
+                self.menu_entries(st, entries)
+                out.emit(f"if len({entries}) > 1:")
+                with out.block():
+                    out.emit(f"{entries} += g.standing_actions({player}, {entries})")
+                out.emit(f"{choice}, {value} = g.menu({player}, {prompt}, {entries}{quiet})")
+                out.emit(f"if {choice} >= 0:")
+                with out.block():
+                    out.emit("break")
+                out.emit(f"g.take_action({player}, {value})")
+        for k, opt in enumerate(st.options):
+            out.emit(f"{'if' if k == 0 else 'elif'} {choice} == {k}:", opt.span)
+            with out.block():
+                if opt.var is not None:
+                    out.emit(f"{out.local(opt.var)} = {value}")
+                self.body(opt.body)
+
+    def menu_entries(self, st: s.Menu, entries: str) -> None:
+        """`entries = [(option number, value, label), …]` (menu entries, see the contract)."""
+        out = self.out
+        out.emit(f"{entries} = []", st.span)
+        for k, opt in enumerate(st.options):
+            label = out.const(opt.labels.default or f"option {k + 1}")
+            if opt.var is not None and opt.iterable is not None:
+                var = out.local(opt.var)
+                out.emit(f"for {var} in list({self.expr(opt.iterable)}):", opt.span)
+                with out.block():
+                    if opt.cond is not None:
+                        out.emit(f"if {self.expr(opt.cond)}:")
+                        with out.block():
+                            out.emit(f"{entries}.append(({k}, {var}, {label}))")
+                    else:
+                        out.emit(f"{entries}.append(({k}, {var}, {label}))")
+            elif opt.cond is not None:
+                out.emit(f"if {self.expr(opt.cond)}:", opt.span)
+                with out.block():
+                    out.emit(f"{entries}.append(({k}, None, {label}))")
+            else:
+                out.emit(f"{entries}.append(({k}, None, {label}))", opt.span)
+
+    def visit_Once(self, st: s.Once) -> None:
+        """A nested function registered with `g.once` (a `once` handler: it returns True once
+        it has fired). Variables of the enclosing blocks that it assigns are `nonlocal`."""
+        out = self.out
+        fn = out.new_temp()
+        outer = set(out.locals) - set(st.params)
+        params = ", ".join(out.local(p) for p in st.params)
+        out.emit(f"def {fn}({params}):", st.span)
+        with out.block():
+            shared = sorted(out.local(n) for n in _assigned(st.body) if n in outer)
+            if shared:
+                out.emit(f"nonlocal {', '.join(shared)}")
+            if st.cond is not None:
+                out.emit(f"if not ({self.expr(st.cond)}):")
+                with out.block():
+                    out.emit("return False")
+            self.where.once_depth += 1
+            self.body(st.body)
+            self.where.once_depth -= 1
+            out.emit("return True")
+        until = out.const(st.until) if st.until else "None"
+        out.emit(f"g.once({out.const(st.event)}, {fn}, {until})")
+
+
+def _grows(node: s.Node) -> bool:
+    """Does an expression hold `+`, `-` or `*` (outside the calls it makes)?"""
+    match node:
+        case s.BinOp():
+            return node.op in ("+", "-", "*") or _grows(node.left) or _grows(node.right)
+        case s.Neg():
+            return _grows(node.operand)
+        case s.BoolOp():
+            return any(_grows(v) for v in node.values)
+        case _:
+            return False
+
+
+def _assigned(body: tuple[s.Stmt, ...]) -> set[str]:
+    """Local names a block assigns (`let`, `=`, `+=`, loop and option variables), not counting
+    nested `once` blocks, which are functions of their own."""
+    names: set[str] = set()
+    for st in body:
+        match st:
+            case s.Let():
+                names.add(st.name)
+            case s.Assign(target=s.Name()) | s.AugAssign(target=s.Name()):
+                assert isinstance(st.target, s.Name)
+                names.add(st.target.ident)
+            case s.For():
+                names.add(st.var)
+                names |= _assigned(st.body)
+            case s.While() | s.Repeat():
+                names |= _assigned(st.body)
+            case s.If():
+                for _, branch in st.branches:
+                    names |= _assigned(branch)
+                names |= _assigned(st.orelse)
+            case s.Menu():
+                for opt in st.options:
+                    if opt.var is not None:
+                        names.add(opt.var)
+                    names |= _assigned(opt.body)
+            case _:
+                pass
+    return names

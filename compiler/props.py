@@ -1,0 +1,241 @@
+"""Properties: the game's table (`players`, `picks`), each card's property lines read into
+values of their fields, the W201 card-text lint, and scenario properties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..runtime.rules import TableSpec
+from ..runtime.values import Pair
+from . import syntax as s
+from .checked import Context
+from .diagnostics import did_you_mean
+from .symbols import FieldInfo
+
+MAX_RANGE = 1000  # the largest value a written range may hold
+MAX_PLAYERS = 64
+MAX_PICKS = 16
+CARD_BUILTIN_PROPS = {"text", "invented", "note", "copies"}
+GAME_PROPS = {"players", "picks", "start", "decision", "hidden_card"}
+SCENARIO_PROPS = {"players", "seed", "script", "start"}
+
+
+def _decimal(text: str) -> bool:
+    return text.isascii() and text.isdecimal()
+
+
+class Props:
+    """Reads property lines against the declared fields; reports what does not fit."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.sym = ctx.sym
+
+    # ---- the game ----
+
+    def game(self, game: s.Entity) -> None:
+        for p in game.props:
+            if p.name not in GAME_PROPS:
+                self.ctx.error("E113", f"unknown game property {p.name!r}", p.span,
+                               hint="allowed: " + ", ".join(sorted(GAME_PROPS)),
+                               suggestion=did_you_mean(p.name, GAME_PROPS))
+        self.ctx.checked.table = self.table(game)
+        start = game.prop("start")
+        if start is None or not start.atoms:
+            self.ctx.error("E115", "the game needs `start PROCEDURE`, the procedure that plays a game",
+                           game.name_span)
+        elif start.atoms[0].text not in self.sym.procedures:
+            self.ctx.error("E101", f"unknown procedure {start.atoms[0].text!r}", start.atoms[0].span,
+                           suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
+        for blk in game.blocks:
+            self.ctx.error("E114", "a game has no timing blocks", blk.span)
+
+    def table(self, game: s.Entity) -> TableSpec:
+        """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""
+        low, high = self._players(game.prop("players"))
+        picks = game.prop("picks")
+        if picks is None:
+            return TableSpec(low, high, 1)
+        words = picks.words()
+        count, rest = (words[0] if words else ""), words[1:]
+        different = unique = False
+        by = None
+        if rest[:1] == ["different"]:
+            different, rest = True, rest[1:]
+            if rest[:1] == ["by"] and len(rest) >= 2:
+                by, rest = rest[1], rest[2:]
+        if rest[:1] == ["unique"]:
+            unique, rest = True, rest[1:]
+        if not (_decimal(count) and 1 <= int(count) <= MAX_PICKS) or rest:
+            self.ctx.error("E104", f"`picks` needs a number 1..{MAX_PICKS}, then optionally "
+                           "`different`, `different by OPTION` and `unique`", picks.span,
+                           hint="e.g. `picks 2 different by number`")
+            return TableSpec(low, high, 1)
+        if by is not None and not any(o.name == by for c in self.sym.characters.values() for o in c.opts):
+            self.ctx.error("E101", f"no character has the option {by!r}", picks.span)
+        return TableSpec(low, high, int(count), different, by, unique)
+
+    def _players(self, players: s.Opt | None) -> tuple[int, int]:
+        if players is None:
+            return 2, 2
+        words = players.words()
+        bounds = words[0].split("..") if len(words) == 1 else []
+        if bounds and len(bounds) <= 2 and all(_decimal(b) for b in bounds):
+            low, high = int(bounds[0]), int(bounds[-1])
+            if 1 <= low <= high <= MAX_PLAYERS:
+                return low, high
+        self.ctx.error("E104", f"`players` needs a number or a range like 2..10 within 1..{MAX_PLAYERS}",
+                       players.span)
+        return 2, 2
+
+    # ---- cards ----
+
+    def card(self, card: s.Entity) -> None:
+        """The values of a card's property lines (into `checked.card_props`), then W201."""
+        sym = self.sym
+        props: dict[str, Any] = {}
+        for p in card.props:
+            if p.name in CARD_BUILTIN_PROPS:
+                props[p.name] = self._builtin_prop(p)
+                continue
+            info = sym.fields.get(p.name)
+            if info is None:
+                self.ctx.error("E113", f"unknown card property {p.name!r}", p.span,
+                               hint="declare it with `field` or use a built-in: " + ", ".join(sorted(CARD_BUILTIN_PROPS)),
+                               suggestion=did_you_mean(p.name, list(sym.fields) + list(CARD_BUILTIN_PROPS)))
+                continue
+            props[p.name] = self.value(info, p)
+        for name, info in sym.fields.items():
+            if name not in props and not info.has_default and info.type in ("enum", "character"):
+                self.ctx.error("E115", f"card {card.name} has no {name!r}", card.name_span,
+                               hint=f"add a line `{name} …`")
+        self.ctx.checked.card_props[card.name] = props
+        self.lint_text(card, props)
+
+    @staticmethod
+    def _builtin_prop(p: s.Opt) -> Any:
+        if p.name == "invented":
+            return True
+        if p.name == "copies":
+            return int(p.atoms[0].text) if p.atoms and p.atoms[0].kind == "int" else 1
+        return " ".join(p.words())
+
+    def lint_text(self, card: s.Entity, props: dict[str, Any]) -> None:
+        """W201: the card text names each keyword the card has, and does not open with one it lacks.
+
+        Printed cards list their own keywords first; a keyword further on may describe
+        something else (an attack the card makes), so only the opening is held against it."""
+        text = str(props.get("text", ""))
+        text_prop = card.prop("text")
+        if not text or text_prop is None:
+            return
+        lowered = text.lower()
+        for name, info in self.sym.fields.items():
+            if not info.keyword:
+                continue
+            names = [n for n in info.decl.labels.all_names() if n]
+            said = any(n.lower() in lowered for n in names)
+            opens = any(lowered.startswith(n.lower()) for n in names)
+            has = bool(props.get(name))
+            if has and not said:
+                self.ctx.warn("W201", f"card {card.name} is {name} but its text does not say "
+                              f"{' / '.join(names)}", text_prop.span, hint="name the keyword in the text")
+            elif opens and not has:
+                self.ctx.warn("W201", f"the text of {card.name} names {' / '.join(names)} but the card "
+                              f"is not {name}", text_prop.span, hint=f"add the property line `{name}`")
+
+    def value(self, info: FieldInfo, p: s.Opt) -> Any:
+        """The value of one property line for a field of the given type (None after an error)."""
+        reader = getattr(self, f"_read_{info.type}", None)
+        if reader is None:
+            return " ".join(p.words())
+        return reader(info, p)
+
+    def _bad(self, p: s.Opt, wanted: str) -> None:
+        self.ctx.error("E104", f"{p.name} needs {wanted}", p.span)
+
+    def _read_int(self, info: FieldInfo, p: s.Opt) -> Any:
+        atoms = p.atoms
+        if len(atoms) == 1 and atoms[0].kind == "int":
+            return int(atoms[0].text)
+        if len(atoms) == 1 and atoms[0].kind == "pair" and atoms[0].text.startswith("{"):
+            return None
+        return self._bad(p, "a number")
+
+    def _read_pair(self, info: FieldInfo, p: s.Opt) -> Any:
+        atoms = p.atoms
+        if len(atoms) == 1 and atoms[0].kind == "pair":
+            left, right = atoms[0].text.strip("{}").split("/")
+            return Pair(None if left == "-" else int(left), None if right == "-" else int(right),
+                        atoms[0].text.startswith("{"))
+        return self._bad(p, "a two-sided value like 3/1")
+
+    def _read_range(self, info: FieldInfo, p: s.Opt) -> Any:
+        values: list[int] = []
+        for a in p.atoms:
+            if a.kind == "int":
+                values.append(int(a.text))
+            elif a.kind == "path" and a.text.count("-") == 1:
+                lo, hi = (int(x) for x in a.text.split("-"))
+                if not 0 <= lo <= hi <= MAX_RANGE:
+                    self.ctx.error("E104", f"range {a.text} must run upwards within 0-{MAX_RANGE}", a.span)
+                    return None
+                values.extend(range(lo, hi + 1))
+            else:
+                return self._bad(p, "a range like 3-4 or 2")
+        if not values:
+            return self._bad(p, "a range like 3-4 or 2")
+        return tuple(sorted(set(values)))
+
+    def _read_text(self, info: FieldInfo, p: s.Opt) -> Any:
+        return " ".join(p.words())
+
+    def _read_bool(self, info: FieldInfo, p: s.Opt) -> Any:
+        atoms = p.atoms
+        if not atoms:
+            return True
+        if len(atoms) == 1 and atoms[0].text in ("true", "false"):
+            return atoms[0].text == "true"
+        return self._bad(p, "true or false (or nothing)")
+
+    def _read_enum(self, info: FieldInfo, p: s.Opt) -> Any:
+        atoms = p.atoms
+        if len(atoms) == 1 and atoms[0].text in info.choices:
+            return atoms[0].text
+        word = atoms[0].text if atoms else ""
+        self.ctx.error("E104", f"{p.name} must be one of {', '.join(info.choices)}", p.span,
+                       suggestion=did_you_mean(word, info.choices))
+        return None
+
+    def _read_set(self, info: FieldInfo, p: s.Opt) -> Any:
+        for a in p.atoms:
+            if a.text not in info.choices:
+                self.ctx.error("E104", f"{a.text!r} is not one of {', '.join(info.choices)}", a.span,
+                               suggestion=did_you_mean(a.text, info.choices))
+        return tuple(p.words())
+
+    def _read_character(self, info: FieldInfo, p: s.Opt) -> Any:
+        atoms = p.atoms
+        if len(atoms) == 1 and atoms[0].text in self.sym.characters:
+            return atoms[0].text
+        word = atoms[0].text if atoms else ""
+        self.ctx.error("E101", f"unknown character {word!r}", p.span,
+                       suggestion=did_you_mean(word, self.sym.characters))
+        return None
+
+    # ---- scenarios ----
+
+    def scenario(self, scen: s.Entity) -> None:
+        for p in scen.props:
+            if p.name not in SCENARIO_PROPS:
+                self.ctx.error("E113", f"unknown scenario property {p.name!r}", p.span,
+                               hint="allowed: " + ", ".join(sorted(SCENARIO_PROPS)),
+                               suggestion=did_you_mean(p.name, SCENARIO_PROPS))
+            if p.name == "players":
+                for a in p.atoms:
+                    for name in a.text.split("/"):
+                        if a.text != "vs" and name not in self.sym.characters:
+                            self.ctx.error("E101", f"unknown character {name!r}", a.span,
+                                           suggestion=did_you_mean(name, self.sym.characters))
+            if p.name == "seed" and not (len(p.atoms) == 1 and p.atoms[0].kind == "int"):
+                self.ctx.error("E104", "`seed` needs a number", p.span)

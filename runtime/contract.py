@@ -1,0 +1,61 @@
+"""The runtime contract: everything generated code may touch, named in one place.
+
+Generated modules import this module as `rt` and use only the names in `exported`; besides
+that they call the methods of the game (`g`) listed in `GAME_API` and read the attributes
+listed in `DATA_API` of players, objects and zones. A test reads every generated module
+of the bundled games and proves it stays within the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import builtins as _functions
+from .ops import add, at, card_of, each, expect, hosts, num, same, sub, tick
+from .rules import (
+    GENERATED_PREFIX,
+    ActionSpec,
+    CardDef,
+    CardTriggerSpec,
+    CheckSpec,
+    CounterSpec,
+    RuleSet,
+    TableSpec,
+    TriggerSpec,
+    ZoneSpec,
+)
+from .values import Delta, Pair
+
+# One option of a menu as generated code builds it: the option's number in its `choose`
+# block (-1 for a standing action), the value it is offered for, and its label. Plain
+# tuples: menus are built on the hottest path of every game.
+MenuEntry = tuple[int, Any, str]
+
+OnceHandler = Callable[..., bool]  # a `once` block: returns True once it has fired
+
+
+# the language's built-in functions, `fn_NAME(g, *args)`, are part of the contract too
+BUILTIN_FUNCTIONS = sorted(name for name in vars(_functions) if name.startswith("fn_"))
+globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS})
+
+__all__ = exported = [
+    "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
+    "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
+    "add", "at", "card_of", "each", "expect", "hosts", "num", "same", "sub", "tick",
+    *BUILTIN_FUNCTIONS,
+]
+
+GAME_API = frozenset({
+    # state and its changes
+    "zones", "players", "mods", "active_addenda", "steps", "trace", "get", "set", "read", "write",
+    "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "once", "run",
+    # choices, the log, the end
+    "pick", "choose_number", "confirm", "menu", "standing_actions", "take_action", "log", "end", "step",
+})
+
+DATA_API = frozenset({
+    "zones", "counters", "picks", "index",  # players
+    "fields", "tokens", "owner", "zone", "name", "kind", "uid",  # objects
+    "cards",  # zones
+})
