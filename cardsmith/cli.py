@@ -23,7 +23,6 @@ from .runtime.agents import (
     AgentGaveUp,
     JsonLinesAgent,
     RandomAgent,
-    TerminalAgent,
 )
 from .runtime.display import printable
 from .runtime.events import encode as encode_event
@@ -34,6 +33,7 @@ from .runtime.rules import RuleSet
 from .runtime.saves import Divergence, ReplayAgents, SavedGame, SaveError, read_save, save_game
 from .runtime.session import GameResult, agent_seed, new_game, play, run_scenario
 from .runtime.table import draw_picks, table_problems
+from .terminal import TerminalAgent
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
-from . import game as state
 from .events import CardMoved, Chose, CounterChanged, Ended, Event, Place, Said, TokensMoved
 from .log import LogLine
+from .state import Obj
 
 if TYPE_CHECKING:
-    from .game import Game, Obj, Player, Zone
+    from .game import Game, Player, Zone
 
 Hidden = Collection["Obj"]
 
@@ -58,7 +58,7 @@ class Recorder:
             text = f"{count} {token}: {self.g.describe(source, hidden)} → {self.g.describe(dest, hidden)}"
             return TokensMoved(self.n, text, count, token, src, dst,
                                None if by is None else self.g.describe(by, hidden))
-        cards = [h for h in (source, dest, by) if isinstance(h, state.Obj)]
+        cards = [h for h in (source, dest, by) if isinstance(h, Obj)]
         self.add(build, cards)
 
     def card(self, obj: Obj, source: Zone | None, dest: Zone, seen_before: frozenset[int]) -> None:
@@ -90,7 +90,7 @@ class Recorder:
         self.add(lambda hidden: Ended(self.n, text, winner, result, cause), ())
 
     def place(self, holder: Zone | Obj, hidden: Hidden) -> Place:
-        if isinstance(holder, state.Obj):
+        if isinstance(holder, Obj):
             return Place(card=self.g.describe(holder, hidden))
         return Place(zone=holder.spec.name, owner=holder.owner.name if holder.owner else None)
 
@@ -99,10 +99,10 @@ def _cards_in(values: Iterable[Any]) -> list[Obj]:
     """The cards among some values (lists included)."""
     found: list[Obj] = []
     for value in values:
-        if isinstance(value, state.Obj):
+        if isinstance(value, Obj):
             found.append(value)
         elif isinstance(value, list):
-            found.extend(v for v in value if isinstance(v, state.Obj))
+            found.extend(v for v in value if isinstance(v, Obj))
     return found
 
 

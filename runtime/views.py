@@ -7,13 +7,18 @@ are made plain (names, numbers, lists of names), so a view is always valid JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from .log import lines_for
 from .protocol import PlayerView, Value, View, ZoneView
+from .state import Obj, Player, Zone
+from .values import Delta, Pair
 
 if TYPE_CHECKING:
-    from .game import Game, Zone
+    from .game import Game
+    from .record import Recorder
+    from .rules import RuleSet
 
 RECENT_LOG = 12  # log lines a view carries
 
@@ -52,3 +57,78 @@ def view_of(g: Game, seat: int) -> View:
     log = lines_for(g.lines, seat)
     return View(you=g.players[seat].name, seat=seat, shared=shared, players=players,
                 counters=counters, log=log[-RECENT_LOG:], log_total=len(log))
+
+
+class Seeing:
+    """The part of `Game` that says what each seat may see and how values read: card
+    visibility, descriptions, log lines and views."""
+
+    rules: RuleSet
+    logging: bool
+    recorder: Recorder
+    known: dict[int, set[int]]
+
+    read: Callable[..., Any]  # see modifiers.Modifiers
+
+    def log(self, message: str, *args: Any, to: Player | list[Player] | None = None) -> None:
+        """Add a line (`{}` marks take the arguments) for every seat, or for the `to` seats.
+        A seat that cannot see a card named in the line reads the game's word for a hidden
+        card in its place."""
+        if not self.logging:
+            return
+        audience = None if to is None else frozenset(
+            p.index for p in (to if isinstance(to, list) else [to]))
+        self.recorder.said(message, args, audience)
+
+    def format(self, message: str, args: tuple[Any, ...], hidden: Collection[Obj] = ()) -> str:
+        """A log message with its `{}` marks filled (cards in `hidden` masked)."""
+        if not args:
+            return message
+        parts = message.split("{}")
+        texts = [self.describe(a, hidden) for a in args] + [""] * len(parts)
+        return "".join(part + (texts[i] if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+
+    def can_see(self, card: Obj, seat: int) -> bool:
+        """Whether a seat may know which card this is, where it lies now."""
+        zone = card.zone
+        if zone is None:
+            return True
+        spec = zone.spec
+        if spec.visibility == "public":
+            return True
+        if spec.visibility == "owner" and zone.owner is not None and zone.owner.index == seat:
+            return True
+        if spec.reveal_field and card.fields.get(spec.reveal_field):
+            return True
+        return seat in self.known.get(card.uid, ())
+
+    def describe(self, value: Any, hidden: Collection[Obj] = ()) -> str:
+        """How a value is shown to players: cards and characters by name, zones with their
+        owner; cards in `hidden` by the game's word for a hidden card."""
+        if isinstance(value, Obj):
+            return self.rules.hidden_card if value in hidden else value.name
+        if isinstance(value, Zone):
+            return f"{value.spec.label}({value.owner.name})" if value.owner else value.spec.label
+        if isinstance(value, str):
+            if value in self.rules.cards:
+                return self.rules.cards[value].name
+            if value in self.rules.characters:
+                return str(self.rules.characters[value].get("label", value))
+        if isinstance(value, (list, tuple)) and not isinstance(value, (Pair, Delta)):
+            return ", ".join(self.describe(v, hidden) for v in value)
+        return str(value)
+
+    def card_view(self, card: Obj) -> str:
+        """A visible card: its name, the tokens on it and its shown fields."""
+        extra = [f"{k if isinstance(k, str) else k[0]}×{n}" for k, n in card.tokens.items()]
+        for name, label in self.rules.shown_fields.items():
+            value = self.read(card, name)
+            if value is True:
+                extra.append(label)
+            elif value not in (None, False, (), ""):
+                extra.append(f"{label} {self.describe(value)}")
+        return f"{card.name} [{', '.join(extra)}]" if extra else card.name
+
+    def view(self, viewer: int) -> View:
+        """What one seat may see (see `views.py`)."""
+        return view_of(self, viewer)  # type: ignore[arg-type]

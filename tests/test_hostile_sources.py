@@ -150,8 +150,8 @@ def test_control_sequences_never_reach_the_terminal(tmp_path: Path) -> None:
 def test_code_too_complex_for_python_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """The limits keep generated code within Python's; if one is raised, compiling still
     ends in a located diagnostic."""
-    from cardsmith.compiler import parse
-    monkeypatch.setattr(parse, "MAX_EXPR_DEPTH", 100_000)
+    from cardsmith.compiler import build
+    monkeypatch.setattr(build, "MAX_EXPR_DEPTH", 100_000)
     text = _extra("let x = " + " + ".join(["1"] * 300))
     result = _build(text)
     (d,) = result.diagnostics

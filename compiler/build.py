@@ -1,0 +1,469 @@
+"""Build stage: the Lark tree of one declaration → syntax-model dataclasses (`syntax.py`),
+each with its span. Expressions nested deeper than MAX_EXPR_DEPTH are refused here, so
+later stages never meet a tree too deep for them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token, Transformer, Tree, v_args
+
+from . import syntax as s
+from .diagnostics import Diagnostic
+
+MAX_EXPR_DEPTH = 48    # operators and calls inside one another (a chain `a + b + c` counts 2)
+
+
+class BuildError(Exception):
+    """A declaration that parses but cannot be built; carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _unquote(text: str) -> str:
+    body = text[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _side(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
+# Lark rules that nest an expression one level deeper in the syntax model (and in the
+# generated Python); `sum` and `product` add one level per operator.
+_EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "attr", "call",
+                         "index", "list_lit"})
+_CHAIN_RULES = frozenset({"sum", "product"})
+
+
+@v_args(meta=True)
+class Builder(Transformer[Token, Any]):
+    """Turns the Lark tree into syntax-model dataclasses."""
+
+    def __init__(self, path: str, line_offset: int) -> None:
+        super().__init__()
+        self.path = path
+        self.offset = line_offset
+        self.depth = 0
+
+    def _transform_tree(self, tree: Tree[Any]) -> Any:
+        """Build bottom-up, refusing expressions nested deeper than MAX_EXPR_DEPTH, so later
+        stages (and the generated Python) never meet a tree too deep for them."""
+        extra = (len(tree.children) // 2 if tree.data in _CHAIN_RULES
+                 else 1 if tree.data in _EXPR_RULES else 0)
+        self.depth += extra
+        try:
+            if self.depth > MAX_EXPR_DEPTH:
+                raise BuildError(Diagnostic(
+                    "E004", f"expression nested deeper than {MAX_EXPR_DEPTH} levels", self._span(tree.meta),
+                    hint="split it with `let` variables"))
+            return super()._transform_tree(tree)
+        finally:
+            self.depth -= extra
+
+    # -- helpers --
+    def _span(self, meta: Any) -> s.Span:
+        if getattr(meta, "empty", True):
+            return s.Span(self.path, self.offset + 1, 1, self.offset + 1, 1)
+        return s.Span(self.path, meta.line + self.offset, meta.column,
+                      meta.end_line + self.offset, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> s.Span:
+        return s.Span(self.path, (tok.line or 1) + self.offset, tok.column or 1,
+                      (tok.end_line or tok.line or 1) + self.offset,
+                      tok.end_column or (tok.column or 1) + len(tok))
+
+    def _atom(self, tok: Any) -> s.Atom:
+        if isinstance(tok, Tree):  # `optional` and similar keyword rules
+            tok = tok.children[0]
+        kind = {"NAME": "name", "INT": "int", "STRING": "str", "PAIR": "pair", "LPAIR": "pair",
+                "DELTA": "delta", "NUMPATH": "path", "DOTRANGE": "dotrange",
+                "NEGINT": "int"}.get(tok.type, "name")
+        text = _unquote(str(tok)) if tok.type == "STRING" else str(tok)
+        return s.Atom(kind, text, self._tok_span(tok))
+
+    # -- top level --
+    def start(self, meta: Any, children: list[Any]) -> list[s.Decl]:
+        return children
+
+    def use_decl(self, meta: Any, ch: list[Any]) -> s.Use:
+        return s.Use(str(ch[0]), self._span(meta))
+
+    def _simple(self, what: str, meta: Any, ch: list[Any]) -> s.Simple:
+        name, labels = ch[0], ch[1]
+        opts = tuple(ch[2]) if len(ch) > 2 else ()
+        return s.Simple(what, str(name), labels, opts, self._span(meta), self._tok_span(name))
+
+    def character_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple("character", meta, ch)
+
+    def token_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple("token", meta, ch)
+
+    def zone_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple("zone", meta, ch)
+
+    def counter_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple(str(ch[0]), meta, ch[1:])
+
+    def counter_kw(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[0])
+
+    def field_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple("field", meta, ch)
+
+    def kind_decl(self, meta: Any, ch: list[Any]) -> s.Simple:
+        return self._simple("kind", meta, ch)
+
+    def value_decl(self, meta: Any, ch: list[Any]) -> s.Value:
+        return s.Value(str(ch[0]), ch[1], ch[2], ch[3], self._span(meta))
+
+    def event_decl(self, meta: Any, ch: list[Any]) -> s.Event:
+        return s.Event(str(ch[0]), ch[1], ch[2], self._span(meta))
+
+    def timing_decl(self, meta: Any, ch: list[Any]) -> s.Timing:
+        opts = tuple(ch[3]) if len(ch) > 3 else ()
+        return s.Timing(str(ch[0]), ch[1], ch[2], opts, self._span(meta))
+
+    def keyword_decl(self, meta: Any, ch: list[Any]) -> s.Keyword:
+        return s.Keyword(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))
+
+    def procedure_decl(self, meta: Any, ch: list[Any]) -> s.Procedure:
+        name, params, labels, body = ch
+        if body and isinstance(body[0], s.Step):
+            steps = tuple(body)
+        else:
+            steps = (s.Step("", s.Labels(), tuple(body), self._span(meta)),)
+        return s.Procedure(str(name), params, labels, steps, self._span(meta))
+
+    def proc_body(self, meta: Any, ch: list[Any]) -> list[Any]:
+        return ch
+
+    def step(self, meta: Any, ch: list[Any]) -> s.Step:
+        return s.Step(str(ch[0]), ch[1], ch[2], self._span(meta))
+
+    def step_id(self, meta: Any, ch: list[Any]) -> Token:
+        return ch[0]  # kept as a token so replacements can point at it
+
+    def trigger_decl(self, meta: Any, ch: list[Any]) -> s.Trigger:
+        name, params = ch[0], ch[1]
+        cond = ch[2] if len(ch) == 5 else None
+        return s.Trigger(str(name), params, cond, ch[-1], self._span(meta), ch[-2], self._tok_span(name))
+
+    def replace_decl(self, meta: Any, ch: list[Any]) -> s.Replace:
+        proc, step = ch[0], ch[1]
+        cond = ch[2] if len(ch) == 5 else None
+        return s.Replace(str(proc), str(step), cond, ch[-2], ch[-1], self._span(meta),
+                         self._tok_span(proc), self._tok_span(step))
+
+    def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
+        name, labels, player = str(ch[0]), ch[1], str(ch[2])
+        cond = ch[3] if len(ch) == 5 else None
+        return s.Action(name, labels, player, cond, ch[-1], self._span(meta))
+
+    def check_decl(self, meta: Any, ch: list[Any]) -> s.Check:
+        return s.Check(str(ch[0]), ch[1], ch[2], self._span(meta))
+
+    def _entity(self, what: str, meta: Any, ch: list[Any]) -> s.Entity:
+        name, labels, body = ch
+        props = tuple(x for x in body if isinstance(x, s.Opt))
+        blocks = tuple(x for x in body if isinstance(x, s.TimingBlock))
+        triggers = tuple(x for x in body if isinstance(x, s.Trigger))
+        return s.Entity(what, str(name), labels, props, blocks, triggers, self._span(meta),
+                        self._tok_span(name))
+
+    def game_decl(self, meta: Any, ch: list[Any]) -> s.Entity:
+        return self._entity("game", meta, ch)
+
+    def card_decl(self, meta: Any, ch: list[Any]) -> s.Entity:
+        return self._entity("card", meta, ch)
+
+    def scenario_decl(self, meta: Any, ch: list[Any]) -> s.Entity:
+        return self._entity("scenario", meta, ch)
+
+    def addendum_decl(self, meta: Any, ch: list[Any]) -> s.Addendum:
+        name, labels, *rest = ch
+        props = tuple(x for x in rest if isinstance(x, s.Opt))
+        items = tuple(x for x in rest if not isinstance(x, s.Opt))
+        return s.Addendum(str(name), labels, props, items, self._span(meta))
+
+    def labels(self, meta: Any, ch: list[Any]) -> s.Labels:
+        default, langs, section = None, [], None
+        for kind, a, b in ch:
+            if kind == "default":
+                default = default or a
+                if default != a:
+                    langs.append(("alt", a))
+            elif kind == "lang":
+                langs.append((a, b))
+            else:
+                section = a
+        return s.Labels(default, tuple(langs), section)
+
+    def label_default(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
+        return ("default", _unquote(str(ch[0])), "")
+
+    def label_lang(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
+        return ("lang", str(ch[0]), _unquote(str(ch[1])))
+
+    def label_section(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
+        return ("section", ch[0], "")
+
+    def section_num(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[0])
+
+    def params(self, meta: Any, ch: list[Any]) -> tuple[str, ...]:
+        return tuple(str(c) for c in ch if c is not None)
+
+    def opts(self, meta: Any, ch: list[Any]) -> list[s.Opt]:
+        return ch
+
+    def opt(self, meta: Any, ch: list[Any]) -> s.Opt:
+        atoms = tuple(self._atom(t) for t in ch[1:])
+        first = self._tok_span(ch[0])
+        last = atoms[-1].span if atoms else first
+        span = s.Span(self.path, first.line, first.col, last.end_line, last.end_col)
+        return s.Opt(str(ch[0]), atoms, span)
+
+    prop = opt
+
+    def body(self, meta: Any, ch: list[Any]) -> list[Any]:
+        return ch
+
+    def timing_block(self, meta: Any, ch: list[Any]) -> s.TimingBlock:
+        return s.TimingBlock(str(ch[0]), ch[1], self._span(meta))
+
+    # -- statements --
+    def block(self, meta: Any, ch: list[Any]) -> tuple[s.Stmt, ...]:
+        return tuple(ch)
+
+    def let_stmt(self, meta: Any, ch: list[Any]) -> s.Let:
+        return s.Let(str(ch[0]), ch[1], self._span(meta))
+
+    def assign_stmt(self, meta: Any, ch: list[Any]) -> s.Assign:
+        return s.Assign(ch[0], ch[1], self._span(meta))
+
+    def aug_stmt(self, meta: Any, ch: list[Any]) -> s.AugAssign:
+        return s.AugAssign(ch[0], str(ch[1].children[0]), ch[2], self._span(meta))
+
+    def move_stmt(self, meta: Any, ch: list[Any]) -> s.Move:
+        return ch[0]
+
+    def move_expr(self, meta: Any, ch: list[Any]) -> s.Move:
+        amount, *rest = ch
+        token = rest.pop(0) if isinstance(rest[0], Token) else None
+        owner = rest.pop(0)[1] if isinstance(rest[0], tuple) else None
+        tspan = self._tok_span(token) if token is not None else None
+        return s.Move(amount, str(token) if token is not None else None, tspan, owner,
+                      rest[0], rest[1], self._span(meta))
+
+    def owner_clause(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("of", ch[0])
+
+    def put_stmt(self, meta: Any, ch: list[Any]) -> s.Put:
+        place = str(ch[2].children[0]) if len(ch) > 2 else None
+        return s.Put(ch[0], ch[1], place, self._span(meta))
+
+    def emit_stmt(self, meta: Any, ch: list[Any]) -> s.Emit:
+        return s.Emit(str(ch[0]), ch[1], self._span(meta))
+
+    def modify_stmt(self, meta: Any, ch: list[Any]) -> s.Modify:
+        target, delta, *rest = ch
+        until = None
+        if rest and isinstance(rest[-1], Token):
+            until = str(rest.pop())
+        while_ = rest[0] if rest else None
+        return s.Modify(target, delta, while_, until, self._span(meta))
+
+    def forbid_stmt(self, meta: Any, ch: list[Any]) -> s.Forbid:
+        return s.Forbid(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))
+
+    def reveal_stmt(self, meta: Any, ch: list[Any]) -> s.Reveal:
+        return s.Reveal(ch[0], ch[1], self._span(meta))
+
+    def shuffle_stmt(self, meta: Any, ch: list[Any]) -> s.Shuffle:
+        return s.Shuffle(ch[0], self._span(meta))
+
+    def log_stmt(self, meta: Any, ch: list[Any]) -> s.Log:
+        to = ch.pop()[1] if len(ch) > 1 and isinstance(ch[-1], tuple) else None
+        return s.Log(_unquote(str(ch[0])), tuple(ch[1:]), self._span(meta), to)
+
+    def log_to(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("to", ch[0])
+
+    def expect_stmt(self, meta: Any, ch: list[Any]) -> s.Expect:
+        msg = _unquote(str(ch[1])) if len(ch) > 1 else None
+        return s.Expect(ch[0], msg, self._span(meta))
+
+    def return_stmt(self, meta: Any, ch: list[Any]) -> s.Return:
+        return s.Return(ch[0] if ch else None, self._span(meta))
+
+    def end_stmt(self, meta: Any, ch: list[Any]) -> s.End:
+        reason = _unquote(str(ch[2])) if len(ch) > 2 else None
+        return s.End(str(ch[0].children[0]), ch[1], self._span(meta), reason)
+
+    def call_stmt(self, meta: Any, ch: list[Any]) -> s.CallStmt:
+        return s.CallStmt(ch[0], self._span(meta))
+
+    def pass_stmt(self, meta: Any, ch: list[Any]) -> s.Pass:
+        return s.Pass(self._span(meta))
+
+    def break_stmt(self, meta: Any, ch: list[Any]) -> s.Break:
+        return s.Break(self._span(meta))
+
+    def if_stmt(self, meta: Any, ch: list[Any]) -> s.If:
+        branches = [(ch[0], ch[1])]
+        orelse: tuple[s.Stmt, ...] = ()
+        for extra in ch[2:]:
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                orelse = extra[1]
+        return s.If(tuple(branches), orelse, self._span(meta))
+
+    def elif_clause(self, meta: Any, ch: list[Any]) -> tuple[str, Any, Any]:
+        return ("elif", ch[0], ch[1])
+
+    def else_clause(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("else", ch[0])
+
+    def for_stmt(self, meta: Any, ch: list[Any]) -> s.For:
+        return s.For(str(ch[0]), ch[1], ch[2], self._span(meta))
+
+    def while_stmt(self, meta: Any, ch: list[Any]) -> s.While:
+        return s.While(ch[0], ch[1], self._span(meta))
+
+    def repeat_stmt(self, meta: Any, ch: list[Any]) -> s.Repeat:
+        return s.Repeat(ch[0], ch[1], self._span(meta))
+
+    def menu_stmt(self, meta: Any, ch: list[Any]) -> s.Menu:
+        return s.Menu(ch[0], ch[1], tuple(ch[2:]), self._span(meta))
+
+    def option(self, meta: Any, ch: list[Any]) -> s.Option:
+        labels, *rest = ch
+        body = rest.pop()
+        passive = bool(rest) and isinstance(rest[0], Tree) and rest[0].data == "passive"
+        if passive:
+            rest = rest[1:]
+        var = iterable = cond = None
+        if rest and isinstance(rest[0], Token):
+            var, iterable = str(rest[0]), rest[1]
+            rest = rest[2:]
+        if rest:
+            cond = rest[0]
+        return s.Option(labels, var, iterable, cond, body, self._span(meta), passive)
+
+    def once_stmt(self, meta: Any, ch: list[Any]) -> s.Once:
+        name, params, *rest = ch
+        body = rest.pop()
+        until = None
+        if rest and isinstance(rest[-1], Token):
+            until = str(rest.pop())
+        cond = rest[0] if rest else None
+        return s.Once(str(name), params, cond, until, body, self._span(meta))
+
+    # -- choices --
+    def pick_choice(self, meta: Any, ch: list[Any]) -> s.Pick:
+        var, coll, player, *rest = ch
+        labels = rest.pop()
+        optional = False
+        if rest and isinstance(rest[-1], Tree) and rest[-1].data == "optional":
+            optional = True
+            rest.pop()
+        where = rest[0] if rest else None
+        return s.Pick(str(var), coll, player, where, optional, labels, self._span(meta))
+
+    def optional(self, meta: Any, ch: list[Any]) -> Tree[Any]:
+        return Tree("optional", [])
+
+    def number_choice(self, meta: Any, ch: list[Any]) -> s.NumberChoice:
+        return s.NumberChoice(ch[0], ch[1], ch[2], ch[3], self._span(meta))
+
+    def ask_choice(self, meta: Any, ch: list[Any]) -> s.Ask:
+        return s.Ask(ch[0], ch[1], self._span(meta))
+
+    # -- expressions --
+    def or_expr(self, meta: Any, ch: list[Any]) -> s.BoolOp:
+        return s.BoolOp("or", tuple(ch), self._span(meta))
+
+    def and_expr(self, meta: Any, ch: list[Any]) -> s.BoolOp:
+        return s.BoolOp("and", tuple(ch), self._span(meta))
+
+    def not_op(self, meta: Any, ch: list[Any]) -> s.Not:
+        return s.Not(ch[0], self._span(meta))
+
+    def compare(self, meta: Any, ch: list[Any]) -> s.BinOp:
+        op = " ".join(str(t) for t in ch[1].children)
+        return s.BinOp(op, ch[0], ch[2], self._span(meta))
+
+    def _chain(self, meta: Any, ch: list[Any]) -> Any:
+        result = ch[0]
+        for i in range(1, len(ch), 2):
+            op = str(ch[i].children[0])
+            right = ch[i + 1]
+            span = self._span(meta)
+            result = s.BinOp(op, result, right, span)
+        return result
+
+    sum = _chain
+    product = _chain
+
+    def neg(self, meta: Any, ch: list[Any]) -> s.Neg:
+        return s.Neg(ch[0], self._span(meta))
+
+    def attr(self, meta: Any, ch: list[Any]) -> s.Attr:
+        return s.Attr(ch[0], str(ch[1]), self._span(meta))
+
+    def call(self, meta: Any, ch: list[Any]) -> s.Call:
+        return s.Call(ch[0], tuple(ch[1]), self._span(meta))
+
+    def index(self, meta: Any, ch: list[Any]) -> s.Index:
+        return s.Index(ch[0], ch[1], self._span(meta))
+
+    def args(self, meta: Any, ch: list[Any]) -> list[Any]:
+        return [c for c in ch if c is not None]
+
+    def int_lit(self, meta: Any, ch: list[Any]) -> s.IntLit:
+        return s.IntLit(int(ch[0]), self._span(meta))
+
+    def str_lit(self, meta: Any, ch: list[Any]) -> s.StrLit:
+        return s.StrLit(_unquote(str(ch[0])), self._span(meta))
+
+    def pair_lit(self, meta: Any, ch: list[Any]) -> s.PairLit:
+        text = str(ch[0])
+        braced = text.startswith("{")
+        left, right = text.strip("{}").split("/")
+        return s.PairLit(_side(left), _side(right), braced, self._span(meta))
+
+    def delta_lit(self, meta: Any, ch: list[Any]) -> s.DeltaLit:
+        left, right = str(ch[0]).split("/")
+        return s.DeltaLit(int(left), int(right), self._span(meta))
+
+    def range_lit(self, meta: Any, ch: list[Any]) -> s.RangeLit:
+        text = str(ch[0])
+        parts = text.split("..") if ".." in text else text.split("-")
+        if len(parts) != 2:
+            raise BuildError(Diagnostic("E104", f"{text!r} is not a range like 3-4",
+                                         self._span(meta), hint="a range has a low and a high end"))
+        return s.RangeLit(int(parts[0]), int(parts[1]), self._span(meta))
+
+    def zone_label(self, meta: Any, ch: list[Any]) -> s.ZoneLabel:
+        return s.ZoneLabel(str(ch[0])[1:-1], self._span(meta))
+
+    def true_lit(self, meta: Any, ch: list[Any]) -> s.BoolLit:
+        return s.BoolLit(True, self._span(meta))
+
+    def false_lit(self, meta: Any, ch: list[Any]) -> s.BoolLit:
+        return s.BoolLit(False, self._span(meta))
+
+    def none_lit(self, meta: Any, ch: list[Any]) -> s.NoneLit:
+        return s.NoneLit(self._span(meta))
+
+    def name(self, meta: Any, ch: list[Any]) -> s.Name:
+        return s.Name(str(ch[0]), self._span(meta))
+
+    def list_lit(self, meta: Any, ch: list[Any]) -> s.ListLit:
+        return s.ListLit(tuple(ch[0]), self._span(meta))

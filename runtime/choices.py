@@ -1,0 +1,111 @@
+"""Choices: every decision a player makes goes through their agent, as a `ChoiceRequest`;
+every answer is recorded (and logged while the game keeps a log)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, cast
+
+from .agents import ChoiceRequest
+from .errors import RuleViolation
+from .state import Player
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .record import Recorder
+    from .rules import RuleSet
+
+MenuEntry = tuple[int, Any, str]  # option number (-1: a standing action), bound value, label
+
+
+class Choices:
+    """The part of `Game` that asks players."""
+
+    rules: RuleSet
+    logging: bool
+    recorder: Recorder
+    decisions: list[tuple[int, int]]
+    _in_action: bool
+
+    describe: Callable[..., str]  # see views.Seeing
+    log: Callable[..., None]
+
+    def _ask(self, p: Player, kind: str, prompt: str, options: list[str] | Callable[[], list[str]],
+             count: int, low: int | None = None, passive: frozenset[int] = frozenset()) -> int:
+        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive))
+        if not 0 <= answer < count:
+            raise RuleViolation(f"agent answered {answer} to a choice of {count}")
+        self.decisions.append((p.index, answer))
+        return answer
+
+    def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool) -> Any:
+        """Let a player pick one item (None when there is none, or when optional and declined)."""
+        pool = list(items)
+        if not pool:
+            return None
+        count = len(pool) + (1 if optional else 0)
+        if count == 1:
+            return pool[0]
+
+        def labels() -> list[str]:
+            return [self.describe(x) for x in pool] + (["(none)"] if optional else [])
+        i = self._ask(p, "pick", prompt, labels, count,
+                      passive=frozenset({len(pool)}) if optional else frozenset())
+        chosen = None if i == len(pool) else pool[i]
+        if self.logging:
+            self.recorder.choice(p, "pick", prompt, i, "(none)" if chosen is None else "", chosen)
+        return chosen
+
+    def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
+        if high <= low:
+            return low
+        i = self._ask(p, "number", prompt, lambda: [str(n) for n in range(low, high + 1)], high - low + 1, low)
+        if self.logging:
+            self.recorder.choice(p, "number", prompt, i, str(low + i), None)
+        return low + i
+
+    def confirm(self, p: Player, prompt: str) -> bool:
+        i = self._ask(p, "ask", prompt, ["yes", "no"], 2)
+        if self.logging:
+            self.recorder.choice(p, "ask", prompt, i, ["yes", "no"][i], None)
+        return i == 0
+
+    def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]],
+             passive: tuple[int, ...] = ()) -> tuple[int, Any]:
+        """Offer a menu of (option number, bound value, label); returns the chosen pair.
+        `passive` lists the option numbers that decline to act."""
+        if not any(number >= 0 for number, _, _ in entries):
+            raise RuleViolation(f"no option is available for {prompt!r}")
+        if len(entries) == 1:
+            i = 0
+        else:
+            def labels() -> list[str]:
+                return [label if value is None or number < 0 else f"{label}: {self.describe(value)}"
+                        for number, value, label in entries]
+            quiet = frozenset(i for i, (number, _, _) in enumerate(entries) if number in passive)
+            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet)
+        number, value, label = entries[i]
+        if self.logging:
+            self.recorder.choice(p, "menu", prompt, i, label, value if number >= 0 else None,
+                                 forced=len(entries) == 1)
+        return number, value
+
+    def standing_actions(self, p: Player, entries: list[tuple[int, Any, str]]) -> list[tuple[int, Any, str]]:
+        """Menu entries (numbered -1) for the standing actions p may take now.
+
+        Compiled menus add them to real decisions (two or more options), leaving out an action
+        the menu already offers under the same label; none are offered while a standing action
+        is being taken."""
+        if self._in_action:
+            return []
+        present = {label for _, _, label in entries}
+        return [(-1, i, a.label) for i, a in enumerate(self.rules.actions)
+                if a.label not in present and a.allowed(self, p)]
+
+    def take_action(self, p: Player, index: int) -> None:
+        self._in_action = True
+        try:
+            self.log("{} {}", p, self.rules.actions[index].label)
+            self.rules.actions[index].fn(self, p)
+        finally:
+            self._in_action = False

@@ -1,0 +1,77 @@
+"""Tracing and integrity: a state hash per step, token conservation and zone capacities."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from .state import Player, Zone
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Integrity:
+    """The part of `Game` that hashes states and checks invariants."""
+
+    trace: bool
+    hashes: list[str]
+    step_hook: Callable[[Game], None] | None
+    zones: list[Zone | None]
+    players: list[Player]
+    counters: list[Any]
+    supply_flow: dict[Any, int]
+
+    def step(self, where: str) -> None:
+        """Called at each procedure step while tracing: records a state hash, runs the step hook."""
+        if self.trace:
+            self.hashes.append(self.state_hash())
+        if self.step_hook is not None:
+            self.step_hook(cast("Game", self))
+
+    def state_hash(self) -> str:
+        h = hashlib.blake2b(digest_size=12)
+        for z in self._all_zones():
+            h.update(repr(z).encode())
+            h.update(repr(sorted(z.tokens.items(), key=repr)).encode())
+            for c in z.cards:
+                h.update(f"{c.name}{c.uid}{sorted(c.tokens.items(), key=repr)}".encode())
+        h.update(repr(self.counters).encode())
+        for p in self.players:
+            h.update(repr(p.counters).encode())
+        return h.hexdigest()
+
+    def _all_zones(self) -> list[Zone]:
+        zones = [z for z in self.zones if z is not None]
+        for p in self.players:
+            zones.extend(z for z in p.zones if z is not None)
+        return zones
+
+    def token_total(self, kind: str) -> int:
+        """Tokens of an unowned kind in every zone and on every object outside the supply."""
+        total = 0
+        for z in self._all_zones():
+            if not z.spec.supply:
+                total += z.tokens.get(kind, 0)
+            for c in z.cards:
+                total += c.tokens.get(kind, 0)
+        return total
+
+    def invariant_problems(self, initial: dict[str, int]) -> list[str]:
+        """Conservation of tokens (given the starting totals) and zone capacities."""
+        problems = []
+        for kind, start in initial.items():
+            expected = start + self.supply_flow.get(kind, 0)
+            actual = self.token_total(kind)
+            if actual != expected:
+                problems.append(f"{kind}: {actual} present, {expected} expected")
+        for z in self._all_zones():
+            if z.capacity is not None:
+                for key, n in z.tokens.items():
+                    if not isinstance(key, tuple) and n > z.capacity:
+                        problems.append(f"{z!r} holds {n} {key} over its capacity {z.capacity}")
+            for key, n in z.tokens.items():
+                if n < 0:
+                    problems.append(f"{z!r} holds {n} {key}")
+        return problems

@@ -1,0 +1,91 @@
+"""Modifiers and guards: changes to fields and counters that last while a condition holds, until
+an event, or while the card that made them stays where it is; and `forbid` guards that stop
+other cards' effects from moving tokens out of a place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import RuleViolation
+from .limits import MAX_NUMBER
+from .state import Obj, Zone
+from .values import apply_change
+
+Guard = tuple[str, Zone | Obj, Callable[[], Any] | None, Obj | None, Zone | None]  # kind, place, cond, anchor, its zone
+
+
+class Modifier:
+    """A change to a field or counter of one target while a condition and an anchor hold."""
+
+    __slots__ = ("target", "name", "change", "cond", "until", "anchor", "anchor_zone")
+
+    def __init__(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
+                 until: str | None, anchor: Obj | None) -> None:
+        self.target = target
+        self.name = name
+        self.change = change
+        self.cond = cond
+        self.until = until
+        self.anchor = anchor
+        self.anchor_zone = anchor.zone if anchor is not None else None
+
+
+class Modifiers:
+    """The part of `Game` that keeps modifiers and guards."""
+
+    mods: dict[str, list[Modifier]]
+    forbids: list[Guard]
+
+    def read(self, obj: Obj, name: str) -> Any:
+        """A field of an object, with the modifiers in force applied."""
+        mods = self.mods.get(name)
+        if mods:
+            return self._apply_mods(mods, obj, obj.fields.get(name))
+        return obj.fields.get(name)
+
+    def _apply_mods(self, mods: list[Modifier], target: Any, value: Any) -> Any:
+        stale = False
+        for m in mods:
+            if m.anchor is not None and m.anchor.zone is not m.anchor_zone:
+                stale = True
+                continue
+            if m.target is target and (m.cond is None or m.cond()):
+                value = apply_change(value, m.change)
+        if stale:
+            mods[:] = [m for m in mods if m.anchor is None or m.anchor.zone is m.anchor_zone]
+            if not mods:
+                self.mods = {k: v for k, v in self.mods.items() if v}
+        return value
+
+    def write(self, obj: Obj, name: str, value: Any) -> None:
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+        obj.fields[name] = value
+
+    def modify(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
+               until: str | None, anchor: Obj | None) -> None:
+        """Register a change to a field/counter; it lasts while cond and anchor hold, or until an event."""
+        self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor))
+
+    def forbid(self, kind: str, holder: Zone | Obj, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
+        """Effects of other cards may not move tokens of a kind out of a zone or off an object
+        while cond (and the anchor card's place) hold; the anchor card's own effects still may."""
+        self.forbids.append((kind, holder, cond, anchor, anchor.zone if anchor is not None else None))
+
+    def _forbidden(self, kind: str, source: Zone | Obj, mover: Obj) -> bool:
+        live = [f for f in self.forbids if f[3] is None or f[3].zone is f[4]]
+        if len(live) != len(self.forbids):
+            self.forbids = live
+        return any(k == kind and z is source and a is not mover and (c is None or c())
+                   for k, z, c, a, _ in live)
+
+    def release(self, card: Obj) -> None:
+        """End what the card's anchored blocks registered (modifiers and guards), now."""
+        for name, mods in list(self.mods.items()):
+            kept = [m for m in mods if m.anchor is not card]
+            if kept:
+                self.mods[name] = kept
+            else:
+                del self.mods[name]
+        self.forbids = [f for f in self.forbids if f[3] is not card]

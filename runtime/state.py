@@ -1,0 +1,73 @@
+"""The things a game is made of: zones, objects (cards and others) and players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .rules import CardDef, ZoneSpec
+
+if TYPE_CHECKING:
+    from .agents import Agent
+
+UNLIMITED = 1 << 30  # the room of a zone without a capacity
+
+
+class Zone:
+    """A place that holds cards (ordered, top is the end of the list) and/or tokens by kind."""
+
+    __slots__ = ("spec", "owner", "cards", "tokens", "capacity")
+
+    def __init__(self, spec: ZoneSpec, owner: Player | None) -> None:
+        self.spec = spec
+        self.owner = owner
+        self.cards: list[Obj] = []
+        self.tokens: dict[Any, int] = {}
+        self.capacity = spec.capacity
+
+    def __contains__(self, obj: object) -> bool:
+        return obj in self.cards
+
+    def __repr__(self) -> str:
+        who = f"{self.owner.name}." if self.owner else ""
+        return f"<{who}{self.spec.name}>"
+
+
+class Obj:
+    """A card or another game object; it can hold tokens and carries fields."""
+
+    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "tokens")
+
+    def __init__(self, uid: int, kind: str, defn: CardDef | None, owner: Player | None,
+                 fields: dict[str, Any]) -> None:
+        self.uid = uid
+        self.kind = kind
+        self.defn = defn
+        self.owner = owner
+        self.zone: Zone | None = None
+        self.fields = fields
+        self.tokens: dict[Any, int] = {}
+
+    @property
+    def name(self) -> str:
+        return self.defn.name if self.defn else self.kind
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.uid}"
+
+
+class Player:
+    """A seat at the table with its own zones, counters, chosen characters and agent."""
+
+    __slots__ = ("index", "name", "picks", "zones", "counters", "agent")
+
+    def __init__(self, index: int, picks: Sequence[str], agent: Agent) -> None:
+        self.index = index
+        self.name = f"P{index + 1}"
+        self.picks = list(picks)
+        self.zones: list[Zone | None] = []
+        self.counters: list[Any] = []
+        self.agent = agent
+
+    def __repr__(self) -> str:
+        return self.name

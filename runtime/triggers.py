@@ -1,0 +1,79 @@
+"""Events and what answers them: rule triggers, card triggers, one-shot `once` handlers,
+and the end of modifiers that last until an event; and running a card's timing block."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .modifiers import Modifier
+from .state import Obj
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
+
+Waiting = tuple[Callable[..., Any], str | None]  # a once handler and the event that cancels it
+
+
+class Triggers:
+    """The part of `Game` that delivers events."""
+
+    rules: RuleSet
+    handlers: dict[str, list[Callable[..., Any]]]
+    card_handlers: dict[str, list[tuple[str, Callable[..., Any]]]]
+    objects_by_card: dict[str, list[Obj]]
+    dynamic: dict[str, list[Waiting]]
+    mods: dict[str, list[Modifier]]
+
+    def _init_triggers(self, rules: RuleSet, active_addenda: set[str]) -> None:
+        self.handlers = {}
+        for t in rules.triggers:
+            if t.addendum is None or t.addendum in active_addenda:
+                self.handlers.setdefault(t.event, []).append(t.fn)
+        self.card_handlers = {}
+        for ct in rules.card_triggers:
+            self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
+        self.dynamic = {}
+
+    def emit(self, event: str, *args: Any) -> None:
+        for fn in self.handlers.get(event, ()):
+            fn(self, *args)
+        for ident, fn in self.card_handlers.get(event, ()):
+            for obj in list(self.objects_by_card.get(ident, ())):
+                fn(self, obj, *args)
+        if event in self.dynamic:
+            waiting = self.dynamic.pop(event)
+            keep = []
+            for fn, until in waiting:
+                if not fn(*args):
+                    keep.append((fn, until))
+            if keep:
+                self.dynamic.setdefault(event, [])[:0] = keep
+        if self.mods:
+            for name, mods in list(self.mods.items()):
+                if any(m.until == event for m in mods):
+                    kept = [m for m in mods if m.until != event]
+                    if kept:
+                        self.mods[name] = kept
+                    else:
+                        del self.mods[name]
+        for name in list(self.dynamic):
+            waiting = self.dynamic[name]
+            if any(until == event for _, until in waiting):
+                self.dynamic[name] = [(f, u) for f, u in waiting if u != event]
+
+    def once(self, event: str, fn: Callable[..., bool], until: str | None) -> None:
+        """Wait for an event; fn returns True once it has fired (then it is dropped)."""
+        self.dynamic.setdefault(event, []).append((fn, until))
+
+    def run(self, obj: Obj, timing: str, default: Any, *args: Any) -> Any:
+        """Run a card's block for a timing, if it has one; return its result or the default."""
+        defn = obj.defn
+        fn = defn.timings.get(timing) if defn is not None else None
+        if fn is None:
+            return default
+        result = fn(self, obj, *args)
+        return default if result is None else result
+
+    def has(self, obj: Obj, timing: str) -> bool:
+        return obj.defn is not None and timing in obj.defn.timings
