@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..runtime.rules import SourceMap
 from . import syntax as s
 
 
@@ -22,6 +23,7 @@ class Emitter:
         self.locals: dict[str, str] = {}
         self.temp = 0
         self.current = s.NO_SPAN  # the declaration being written, for errors
+        self.decls: list[tuple[int, str]] = []  # (line where a function starts, what it is)
 
     def emit(self, text: str, span: s.Span | None = None) -> None:
         self.lines.append("    " * self.indent + text)
@@ -40,10 +42,12 @@ class Emitter:
 
     @contextmanager
     def function(self, name: str, params: tuple[str, ...], span: s.Span | None,
-                 extra: str = "") -> Iterator[None]:
-        """`def name(g, [extra,] params…):` with fresh locals."""
+                 extra: str = "", what: str = "") -> Iterator[None]:
+        """`def name(g, [extra,] params…):` with fresh locals; `what` says which declaration
+        it is (for rule errors)."""
         if span is not None:
             self.current = span
+        self.decls.append((len(self.lines) + 1, what or name))
         self.locals = {}
         self.temp = 0
         args = ", ".join(["g"] + ([extra] if extra else []) + [self.local(p) for p in params])
@@ -67,10 +71,11 @@ class Emitter:
             self.consts[text] = f"K_{len(self.consts)}"
         return self.consts[text]
 
-    def module(self, header: list[str]) -> tuple[str, dict[int, tuple[str, int]]]:
-        """The whole source: the header, the constants, then what was written; and the line
-        map shifted to match."""
+    def module(self, header: list[str]) -> tuple[str, SourceMap]:
+        """The whole source: the header, the constants, then what was written; and the
+        source map shifted to match."""
         top = header + [f"{k} = {v}" for v, k in self.consts.items()] + [""]
         shift = len(top)
-        line_map = {n + shift: src for n, src in self.line_map.items()}
-        return "\n".join(top + self.lines) + "\n", line_map
+        source_map = SourceMap({n + shift: src for n, src in self.line_map.items()},
+                               [(n + shift, what) for n, what in self.decls])
+        return "\n".join(top + self.lines) + "\n", source_map

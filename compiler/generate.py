@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..runtime.rules import SourceMap
 from . import syntax as s
 from .checked import Checked
 from .depends import check_reads
@@ -52,7 +53,7 @@ class Generator:
         finally:
             self.stmts.where = outer
 
-    def module(self) -> tuple[str, dict[int, tuple[str, int]]]:
+    def module(self) -> tuple[str, SourceMap]:
         assert self.sym.game is not None
         self.values_and_keywords()
         for name, p in self.sym.procedures.items():
@@ -69,11 +70,11 @@ class Generator:
     def values_and_keywords(self) -> None:
         out = self.out
         for name, v in self.sym.values.items():
-            with out.function(self.names[("val", name)], v.params, v.span):
+            with out.function(self.names[("val", name)], v.params, v.span, what=f"value {name}"):
                 out.emit(f"return {self.stmts.bounded(v.expr, self.expr(v.expr))}", v.span)
         for name, k in self.sym.keywords.items():
             if k.expr is not None:
-                with out.function(self.names[("kw", name)], (), k.span, extra="self_"):
+                with out.function(self.names[("kw", name)], (), k.span, extra="self_", what=f"keyword {name}"):
                     out.emit(f"return {self.expr(k.expr)}", k.span)
 
     def procedure(self, name: str, p: s.Procedure) -> None:
@@ -85,7 +86,7 @@ class Generator:
         for rep, add in self.sym.replacements:
             if rep.procedure == name:
                 reps.setdefault(rep.step, []).append((rep, add))
-        with out.function(self.names[("proc", name)], p.params, p.span):
+        with out.function(self.names[("proc", name)], p.params, p.span, what=f"procedure {name}"):
             for st in p.steps:
                 out.emit("g.steps += 1")
                 out.emit("if g.trace:")
@@ -113,21 +114,21 @@ class Generator:
         for i, (trig, add) in enumerate(self.sym.triggers):
             fn = f"trig_{i}"
             self.specs["triggers"].append(f"rt.TriggerSpec(event={trig.event!r}, fn={fn}, addendum={add!r})")
-            with out.function(fn, trig.params, trig.span):
+            with out.function(fn, trig.params, trig.span, what=f"the trigger on {trig.event}"):
                 self.stmts.guarded(trig.cond, trig.body)
         for i, (chk, add) in enumerate(self.sym.checks):
             fn = f"check_{i}"
             reads = check_reads(self.c, chk)
             self.specs["checks"].append(f"rt.CheckSpec(fn={fn}, zones={sorted(reads.zones)!r}, "
                                         f"counters={sorted(reads.counters)!r}, objects={reads.objects!r})")
-            with out.function(fn, (), chk.span):
+            with out.function(fn, (), chk.span, what=f"check {chk.name}"):
                 self._only_if_active(add, "return")
                 self.stmts.body(chk.body)
         for i, (act, add) in enumerate(self.sym.actions):
-            with out.function(f"action_{i}_ok", (act.player,), act.span):
+            with out.function(f"action_{i}_ok", (act.player,), act.span, what=f"action {act.name}"):
                 self._only_if_active(add, "return False")
                 out.emit(f"return {self.expr(act.cond) if act.cond is not None else 'True'}")
-            with out.function(f"action_{i}", (act.player,), act.span):
+            with out.function(f"action_{i}", (act.player,), act.span, what=f"action {act.name}"):
                 self.stmts.body(act.body)
             label = act.labels.default or act.name
             self.specs["actions"].append(f"rt.ActionSpec(name={act.name!r}, label={label!r}, "
@@ -150,13 +151,15 @@ class Generator:
             timings[blk.name] = fn
             anchored = timing is not None and any(o.name == "anchored" for o in timing.opts)
             with self.within(Where(in_card=True, anchored=anchored)), \
-                    out.function(fn, timing.params if timing else (), blk.span, extra="this"):
+                    out.function(fn, timing.params if timing else (), blk.span, extra="this",
+                                 what=f"card {name}, block {blk.name}"):
                 out.emit("self_ = this.owner")
                 self.stmts.body(blk.body)
         for j, trig in enumerate(card.triggers):
             fn = f"{base}_t{j}"
             self.specs["card_triggers"].append(f"rt.CardTriggerSpec(event={trig.event!r}, card={name!r}, fn={fn})")
-            with self.within(Where(in_card=True)), out.function(fn, trig.params, trig.span, extra="this"):
+            with self.within(Where(in_card=True)), out.function(fn, trig.params, trig.span, extra="this",
+                                                                what=f"card {name}, trigger on {trig.event}"):
                 out.emit("self_ = this.owner")
                 self.stmts.guarded(trig.cond, trig.body)
         self.card_timings[name] = timings
@@ -165,7 +168,7 @@ class Generator:
         out = self.out
         fn = self.names[("scen", name)]
         self.scenario_fns[name] = fn
-        with out.function(fn, (), scen.span):
+        with out.function(fn, (), scen.span, what=f"scenario {name}"):
             for i in range(1, 11):
                 out.emit(f"{out.local(f'p{i}')} = g.players[{i - 1}] if len(g.players) >= {i} else None")
             for blk in scen.blocks:
@@ -224,8 +227,9 @@ class GenerateError(Exception):
         self.span = span
 
 
-def generate(checked: Checked) -> tuple[str, dict[int, tuple[str, int]]]:
-    """Python source for a checked game, and its line map (generated line → source file, line)."""
+def generate(checked: Checked) -> tuple[str, SourceMap]:
+    """Python source for a checked game, and its source map (generated lines → source lines
+    and declarations)."""
     gen = Generator(checked)
     try:
         return gen.module()

@@ -104,6 +104,28 @@ class ActionSpec:
 
 
 @dataclass
+class SourceMap:
+    """Where generated code comes from: each mapped generated line's source (file, line),
+    and the generated line where each declaration's function starts, with what it is."""
+
+    lines: dict[int, tuple[str, int]]
+    decls: list[tuple[int, str]]  # (first generated line, "card X, block on_use"), in order
+    _mapped: list[int] = field(default_factory=list, repr=False)
+
+    def where(self, generated: int) -> str | None:
+        """`file:line in DECLARATION` for a generated line: the nearest mapped line at or
+        before it (lines the generator adds, like loop guards, belong to the line above)."""
+        if len(self._mapped) != len(self.lines):
+            self._mapped[:] = sorted(self.lines)
+        at = bisect.bisect_right(self._mapped, generated)
+        if not at:
+            return None
+        path, line = self.lines[self._mapped[at - 1]]
+        d = bisect.bisect_right(self.decls, (generated, "\uffff"))
+        return f"{path}:{line}" + (f" in {self.decls[d - 1][1]}" if d else "")
+
+
+@dataclass
 class RuleSet:
     """Everything the runtime needs to play one game, produced by the compiler."""
 
@@ -127,13 +149,4 @@ class RuleSet:
     hidden_card: str = "?"  # what players read in place of a card they cannot see
     token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)
-    line_map: dict[int, tuple[str, int]] = field(default_factory=dict)
-    _mapped: list[int] = field(default_factory=list, repr=False)
-
-    def source_line(self, generated: int) -> tuple[str, int] | None:
-        """The source (file, line) of a generated line: that of the nearest mapped line at or
-        before it (lines the generator adds, like loop guards, belong to the line above)."""
-        if len(self._mapped) != len(self.line_map):
-            self._mapped[:] = sorted(self.line_map)
-        at = bisect.bisect_right(self._mapped, generated)
-        return self.line_map[self._mapped[at - 1]] if at else None
+    source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))

@@ -40,14 +40,20 @@ def agent_seed(seed: int, seat: int) -> int:
     return seed * 1009 + seat + 1
 
 
-def source_location(rules: RuleSet, tb: traceback.StackSummary) -> str | None:
-    """The card-source line of the innermost generated frame of a traceback."""
-    for frame in reversed(tb):
-        if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno is not None:
-            where = rules.source_line(frame.lineno)
-            if where is not None:
-                return f"{where[0]}:{where[1]}"
-    return None
+def located(rules: RuleSet, exc: BaseException) -> str:
+    """A rule error as people read it: the exception, the source line of the innermost
+    generated frame with its declaration, and the chain of calls that led there."""
+    chain = [rules.source_map.where(frame.lineno)
+             for frame in reversed(traceback.extract_tb(exc.__traceback__))
+             if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno is not None]
+    places = [where for where in chain if where is not None]
+    text = f"{type(exc).__name__}: {exc}"
+    if not places:
+        return text
+    inner, *callers = places
+    path, _, decl = inner.partition(" in ")
+    text += f" (at {path})" + (f" in {decl}" if decl else "")
+    return text + (f"; called from {' ← '.join(callers)}" if callers else "")
 
 
 def play(game: Game) -> GameResult:
@@ -61,8 +67,7 @@ def play(game: Game) -> GameResult:
     except (EOFError, AgentError):
         raise  # the seat's agent stopped: not a fault of the rules
     except Exception as exc:  # noqa: BLE001 - whatever the rules raise is a located rule error
-        where = source_location(game.rules, traceback.extract_tb(exc.__traceback__))
-        error = f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+        error = located(game.rules, exc)
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
                       game.lines, game.state_hash(), error=error, hashes=game.hashes,
                       answers=list(game.decisions), cause=game.cause)
@@ -98,6 +103,5 @@ def run_scenario(rules: RuleSet, name: str) -> str | None:
     except GameOver:
         return None if props.get("start", [""])[0] == "ends" else f"game ended: {game.result}"
     except Exception as exc:  # noqa: BLE001 - a rule error or an exhausted script fails the scenario
-        where = source_location(rules, traceback.extract_tb(exc.__traceback__))
-        return f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+        return located(rules, exc)
     return None

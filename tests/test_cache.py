@@ -60,8 +60,8 @@ def test_a_planted_entry_is_never_run(folder: Path, caplog: pytest.LogCaptureFix
     build_sources(SOURCES)
     marker = folder.parent / "pwned"
     evil = compile(f"open({str(marker)!r}, 'w').write('x')", "<evil>", "exec")
-    for payload in (marshal.dumps({"code": evil, "line_map": {}}),
-                    marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "line_map": {}})):
+    for payload in (marshal.dumps({"code": evil, "lines": {}, "decls": []}),
+                    marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "lines": {}, "decls": []})):
         _entry(folder).write_bytes(b"\0" * 32 + payload)
         with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
             again = build_sources(SOURCES)
@@ -75,7 +75,7 @@ def test_a_verified_entry_whose_code_raises_is_rebuilt(folder: Path, caplog: pyt
     store = open_cache()
     assert store is not None
     broken = compile("raise RuntimeError('bad entry')", "<broken>", "exec")
-    store.write(_entry(folder).name, marshal.dumps({"code": broken, "line_map": {}}))
+    store.write(_entry(folder).name, marshal.dumps({"code": broken, "lines": {}, "decls": []}))
     with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
         again = build_sources(SOURCES)
     assert again.ok and not again.from_cache and "RuntimeError" in caplog.text

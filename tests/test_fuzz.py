@@ -47,7 +47,7 @@ def exercise(sources: dict[str, str], seed: int = 1) -> None:
             if rules.characters or rules.table.picks == 1:
                 picks = draw_picks(rules, rules.table.min_players, seed)
                 outcome = play(new_game(rules, picks, seed=seed, log=False))
-                assert outcome.error is None or re.search(r"\(at .+\.csm:\d+\)", outcome.error), outcome.error
+                assert outcome.error is None or re.search(r"\(at [^)]+\.csm:\d+\)", outcome.error), outcome.error
     except BaseException:
         _keep(sources)
         raise

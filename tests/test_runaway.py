@@ -64,3 +64,15 @@ def test_a_huge_number_choice_is_cheap_for_a_random_agent() -> None:
 
 def test_a_huge_count_repeat_stops() -> None:
     assert "did not finish" in _error("repeat 1000000000:\n    pass")
+
+
+def test_a_rule_error_names_its_declaration_and_the_calls_that_led_there() -> None:
+    body = "deeper(seat(0))"
+    extra = "\nprocedure deeper(p):\n    inner(p)\n\nprocedure inner(p):\n    while true:\n        pass\n"
+    error = _error(body, extra)
+    text = tiny_game(body) + extra
+    lines = text.split("\n")
+    at = lambda needle: next(i for i, ln in enumerate(lines, 1) if needle in ln)  # noqa: E731
+    assert f"(at runaway.csm:{at('while true')}) in procedure inner" in error
+    assert (f"called from runaway.csm:{at('    inner(p)')} in procedure deeper ← "
+            f"runaway.csm:{at('deeper(seat(0))')} in procedure main") in error
