@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
+# setuptools' notice about editable installs is silenced: it warns of a folder named like the
+# package, and here that folder is the package.
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)

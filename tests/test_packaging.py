@@ -24,3 +24,13 @@ def test_wheel_contains_grammar_templates_and_cards(tmp_path: Path) -> None:
     assert "cardsmith/compiler/templates/reference.md.j2" in names
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "cards").rglob("*.csm")}
     assert sources and {f"cardsmith/{s}" for s in sources} <= names
+
+
+def test_every_card_folder_is_a_listed_package() -> None:
+    """A folder of the library that pyproject.toml does not list would be left out of the
+    wheel (and setuptools warns about it)."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {"cardsmith.cards." + ".".join(p.relative_to(ROOT / "cards").parts)
+               for p in (ROOT / "cards").rglob("*") if p.is_dir() and any(p.glob("*.csm"))}
+    assert folders <= listed, f"add to pyproject.toml packages: {sorted(folders - listed)}"
