@@ -160,9 +160,13 @@ class Builder(Transformer[Token, Any]):
                          self._tok_span(proc), self._tok_span(step))
 
     def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
-        name, labels, player = str(ch[0]), ch[1], str(ch[2])
-        cond = ch[3] if len(ch) == 5 else None
-        return s.Action(name, labels, player, cond, ch[-1], self._span(meta))
+        name, labels, player, *rest = ch
+        body = rest.pop()
+        passive = bool(rest) and isinstance(rest[-1], Tree) and rest[-1].data == "passive"
+        if passive:
+            rest.pop()
+        cond = rest[0] if rest else None
+        return s.Action(str(name), labels, str(player), cond, body, self._span(meta), passive)
 
     def check_decl(self, meta: Any, ch: list[Any]) -> s.Check:
         return s.Check(str(ch[0]), ch[1], ch[2], self._span(meta))
@@ -373,8 +377,15 @@ class Builder(Transformer[Token, Any]):
         if rest and isinstance(rest[-1], Tree) and rest[-1].data == "optional":
             optional = True
             rest.pop()
-        where = rest[0] if rest else None
-        return s.Pick(str(var), coll, player, where, optional, labels, self._span(meta))
+        parts = dict(rest)
+        return s.Pick(str(var), coll, player, parts.get("where"), optional, labels, self._span(meta),
+                      parts.get("prefer"))
+
+    def pick_where(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("where", ch[0])
+
+    def pick_prefer(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
+        return ("prefer", ch[0])
 
     def optional(self, meta: Any, ch: list[Any]) -> Tree[Any]:
         return Tree("optional", [])

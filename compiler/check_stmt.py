@@ -69,10 +69,11 @@ class StmtChecker(Visitor[None]):
             case s.Pick():
                 self.expr(value.collection)
                 self.expect(value.player, (Type.PLAYER,), "a player")
-                if value.where is not None:
-                    inner = self.sc.child()
-                    inner.names[value.var] = Type.ANY
-                    self.x.check(value.where, inner)
+                for cond in (value.where, value.prefer):
+                    if cond is not None:
+                        inner = self.sc.child()
+                        inner.names[value.var] = Type.ANY
+                        self.x.check(cond, inner)
                 return Type.ANY
             case s.NumberChoice():
                 self.expect(value.low, (Type.INT,), "a number")

@@ -95,7 +95,8 @@ class StmtGen(Visitor[None]):
                 if value.where is not None:
                     items = f"[{var} for {var} in {items} if {self.expr(value.where)}]"
                 prompt = self.out.const(value.labels.default or value.var)
-                return f"g.pick({self.expr(value.player)}, {items}, {prompt}, {value.optional!r})"
+                prefer = f", lambda {var}: ({self.expr(value.prefer)})" if value.prefer is not None else ""
+                return f"g.pick({self.expr(value.player)}, {items}, {prompt}, {value.optional!r}{prefer})"
             case s.NumberChoice():
                 prompt = self.out.const(value.labels.default or "number")
                 return (f"g.choose_number({self.expr(value.player)}, {self.expr(value.low)}, "

@@ -132,7 +132,7 @@ class Generator:
                 self.stmts.body(act.body)
             label = act.labels.default or act.name
             self.specs["actions"].append(f"rt.ActionSpec(name={act.name!r}, label={label!r}, "
-                                         f"allowed=action_{i}_ok, fn=action_{i})")
+                                         f"allowed=action_{i}_ok, fn=action_{i}, passive={act.passive!r})")
 
     def _only_if_active(self, addendum: str | None, leave: str) -> None:
         if addendum is not None:

@@ -250,7 +250,8 @@ Expr = Union[
 
 @dataclass(frozen=True)
 class Pick(Node):
-    """`pick x in LIST for P [where COND] [optional] "prompt"`: P chooses one item."""
+    """`pick x in LIST for P [where COND] [prefer COND] [optional] "prompt"`: P chooses one
+    item; agents that play to act choose among the items `prefer` holds for when any does."""
 
     var: str
     collection: Expr
@@ -259,6 +260,7 @@ class Pick(Node):
     optional: bool
     labels: Labels
     span: Span
+    prefer: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -648,7 +650,8 @@ class Check(Node):
 
 @dataclass(frozen=True)
 class Action(Node):
-    """`action NAME "label" for p if COND:` — offered to p in every menu while COND holds."""
+    """`action NAME "label" for p [if COND] [passive]:` — offered to p in every menu while
+    COND holds; `passive` when taking it is not playing on (agents that act choose it last)."""
 
     name: str
     labels: Labels
@@ -656,6 +659,7 @@ class Action(Node):
     cond: Expr | None
     body: tuple[Stmt, ...]
     span: Span
+    passive: bool = False
 
 
 @dataclass(frozen=True)

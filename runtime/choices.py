@@ -31,26 +31,37 @@ class Choices:
     log: Callable[..., None]
 
     def _ask(self, p: Player, kind: str, prompt: str, options: list[str] | Callable[[], list[str]],
-             count: int, low: int | None = None, passive: frozenset[int] = frozenset()) -> int:
-        answer = p.agent.choose(ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive))
+             count: int, low: int | None = None, passive: frozenset[int] = frozenset(),
+             preferred: Callable[[], frozenset[int]] | None = None) -> int:
+        request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive, preferred)
+        answer = p.agent.choose(request)
         if not 0 <= answer < count:
             raise RuleViolation(f"agent answered {answer} to a choice of {count}")
         self.decisions.append((p.index, answer))
         return answer
 
-    def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool) -> Any:
-        """Let a player pick one item (None when there is none, or when optional and declined)."""
+    def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool,
+             prefer: Callable[[Any], Any] | None = None) -> Any:
+        """Let a player pick one item (None when there is none, or when optional and declined).
+        `prefer` says which items an agent that plays to act should choose among."""
         pool = list(items)
         if not pool:
             return None
         count = len(pool) + (1 if optional else 0)
         if count == 1:
+            if self.logging:
+                self.recorder.choice(p, "pick", prompt, 0, "", pool[0], forced=True)
             return pool[0]
 
         def labels() -> list[str]:
             return [self.describe(x) for x in pool] + (["(none)"] if optional else [])
+
+        def preferred() -> frozenset[int]:
+            assert prefer is not None
+            return frozenset(i for i, x in enumerate(pool) if prefer(x))
         i = self._ask(p, "pick", prompt, labels, count,
-                      passive=frozenset({len(pool)}) if optional else frozenset())
+                      passive=frozenset({len(pool)}) if optional else frozenset(),
+                      preferred=preferred if prefer is not None else None)
         chosen = None if i == len(pool) else pool[i]
         if self.logging:
             self.recorder.choice(p, "pick", prompt, i, "(none)" if chosen is None else "", chosen)
@@ -82,7 +93,9 @@ class Choices:
             def labels() -> list[str]:
                 return [label if value is None or number < 0 else f"{label}: {self.describe(value)}"
                         for number, value, label in entries]
-            quiet = frozenset(i for i, (number, _, _) in enumerate(entries) if number in passive)
+            actions = self.rules.actions
+            quiet = frozenset(i for i, (number, value, _) in enumerate(entries)
+                              if number in passive or number < 0 and actions[value].passive)
             i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet)
         number, value, label = entries[i]
         if self.logging:

@@ -101,6 +101,7 @@ class ActionSpec:
     label: str
     allowed: Callable[..., Any]
     fn: Callable[..., Any]
+    passive: bool = False  # taking it is not playing on: agents that act choose it last
 
 
 @dataclass

@@ -243,3 +243,44 @@ def test_stop_effects_ends_anchored_effects_while_the_card_stays() -> None:
     assert g.get(g.players[0], 0) == 2 and len(g.forbids) == 1
     result.rules.procedures["drop"](g, charm)
     assert g.get(g.players[0], 0) == 0 and g.forbids == [] and charm.zone is hand
+
+
+PREFERENCES = '''
+action rest "休息" for p if count(p.purse) > 0 passive:
+    move 1 chip from p.purse to bank
+procedure target(p) "选目标":
+    let c = pick c in [1, 2, 3, 4] for p prefer c == 3 "哪一个"
+    return c
+procedure turn(p) "回合":
+    choose for p "做什么":
+        option "行动":
+            pass
+        option "结束" passive:
+            pass
+'''
+
+
+def test_an_active_agent_prefers_what_the_rules_prefer_and_acts_before_passing() -> None:
+    from cardsmith.runtime.agents import ActiveAgent, RandomAgent
+    result = build_text(PREFERENCES)
+    assert result.ok and result.rules is not None, [str(d) for d in result.diagnostics]
+    rules = result.rules
+    assert rules.actions[0].passive
+    seen: dict[str, list[int]] = {"active": [], "random": []}
+    for kind, agent in (("active", ActiveAgent(5)), ("random", RandomAgent(5))):
+        g = Game(rules, [[], []], [agent, agent], seed=1)
+        for _ in range(200):
+            seen[kind].append(rules.procedures["target"](g, g.players[0]))
+    assert seen["active"].count(3) > 150 and seen["random"].count(3) < 80
+    asked: list[frozenset[int]] = []
+
+    class Spy(ActiveAgent):
+        def choose(self, request: ChoiceRequest) -> int:
+            asked.append(request.passive)
+            return super().choose(request)
+    g = Game(rules, [[], []], [Spy(1), Spy(2)], seed=1)
+    purse = g.players[0].zones[2]
+    assert purse is not None
+    purse.tokens["chip"] = 2
+    rules.procedures["turn"](g, g.players[0])
+    assert asked[0] == frozenset({1, 2})  # "结束" and the passive standing action
