@@ -206,7 +206,7 @@ class Collector:
                            hint="types: " + ", ".join(sorted(FIELD_TYPES | {"one of …", "set of …"})),
                            suggestion=did_you_mean(ftype, FIELD_TYPES))
         default: Any = None
-        keyword = has_default = shown = False
+        keyword = has_default = shown = logged = False
         for o in d.opts[1:]:
             if o.name == "default" and o.atoms:
                 default = o.atoms[0].literal()
@@ -215,11 +215,13 @@ class Collector:
                 keyword = True
             elif o.name == "shown":
                 shown = True
+            elif o.name == "logged":
+                logged = True
             else:
                 self.ctx.error("E103", f"unknown field option {o.name!r}", o.span,
-                               hint="allowed: default, shown, keyword (for bool fields)")
+                               hint="allowed: default, shown, logged, keyword (for bool fields)")
         if ftype == "bool" and default is None:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown, logged)

@@ -212,6 +212,7 @@ class Generator:
                 "addenda": repr(self.expr.addendum_chars),
                 "entry": repr(start.words()[0] if start and start.words() else ""),
                 "shown_fields": repr({n: f.decl.labels.default or n for n, f in sym.fields.items() if f.shown}),
+                "logged_fields": repr({n: f.decl.labels.default or n for n, f in sym.fields.items() if f.logged}),
                 "hidden_card": repr(" ".join(hidden.words()) if hidden is not None and hidden.words() else "?"),
                 "token_labels": repr({n: t.labels.default or n for n, t in sym.tokens.items()}),
                 "actions": "[" + ", ".join(self.specs["actions"]) + "]",

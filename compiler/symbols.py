@@ -46,6 +46,7 @@ class FieldInfo:
     keyword: bool = False  # a printed keyword: the card text must name it exactly when it is set
     has_default: bool = False  # declared with `default`: cards may leave the property out
     shown: bool = False  # players see this field on every card they can see
+    logged: bool = False  # every change the rules write is logged
 
 
 @dataclass

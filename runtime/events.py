@@ -6,6 +6,7 @@ Each record is one JSON object with a `type`:
 - `tokens`: tokens moved (`count`, `token`, `source`, `dest`, `by`: the card whose effect moved them);
 - `card`: a card moved between places;
 - `counter`: a counter declared `logged` changed (`before`, `after`);
+- `field`: a card's field declared `logged` changed (`card`, `field`, `before`, `after`);
 - `choice`: a player decided (`seat`, `kind`, `prompt`, `option` index, `label`; `forced`
   when the menu had only that option);
 - `end`: the game ended (`winner`, `result`, `cause`).
@@ -63,6 +64,15 @@ class CounterChanged(msgspec.Struct, tag="counter", tag_field="type", forbid_unk
     after: Any
 
 
+class FieldChanged(msgspec.Struct, tag="field", tag_field="type", forbid_unknown_fields=True):
+    n: int
+    text: str
+    card: str
+    field: str
+    before: Any
+    after: Any
+
+
 class Chose(msgspec.Struct, tag="choice", tag_field="type", forbid_unknown_fields=True):
     n: int
     text: str
@@ -82,7 +92,7 @@ class Ended(msgspec.Struct, tag="end", tag_field="type", forbid_unknown_fields=T
     cause: str | None
 
 
-Event = Said | TokensMoved | CardMoved | CounterChanged | Chose | Ended
+Event = Said | TokensMoved | CardMoved | CounterChanged | FieldChanged | Chose | Ended
 
 _encoder = msgspec.json.Encoder()
 

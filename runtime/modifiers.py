@@ -5,12 +5,16 @@ other cards' effects from moving tokens out of a place."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import RuleViolation
 from .limits import MAX_NUMBER
 from .state import Obj, Zone
 from .values import apply_change
+
+if TYPE_CHECKING:
+    from .record import Recorder
+    from .rules import RuleSet
 
 Guard = tuple[str, Zone | Obj, Callable[[], Any] | None, Obj | None, Zone | None]  # kind, place, cond, anchor, its zone
 
@@ -36,6 +40,9 @@ class Modifiers:
 
     mods: dict[str, list[Modifier]]
     forbids: list[Guard]
+    rules: RuleSet
+    logging: bool
+    recorder: Recorder
 
     def read(self, obj: Obj, name: str) -> Any:
         """A field of an object, with the modifiers in force applied."""
@@ -61,7 +68,10 @@ class Modifiers:
     def write(self, obj: Obj, name: str, value: Any) -> None:
         if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+        before = obj.fields.get(name)
         obj.fields[name] = value
+        if self.logging and name in self.rules.logged_fields and before != value:
+            self.recorder.field(obj, self.rules.logged_fields[name], before, value)
 
     def modify(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
                until: str | None, anchor: Obj | None) -> None:

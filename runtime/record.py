@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .events import CardMoved, Chose, CounterChanged, Ended, Event, Place, Said, TokensMoved
+from .events import (
+    CardMoved,
+    Chose,
+    CounterChanged,
+    Ended,
+    Event,
+    FieldChanged,
+    Place,
+    Said,
+    TokensMoved,
+)
 from .log import LogLine
 from .state import Obj
 
@@ -75,6 +85,14 @@ class Recorder:
         text = f"{label}{who}: {self.g.describe(before)} → {self.g.describe(after)}"
         self.add(lambda hidden: CounterChanged(self.n, text, label, p.name if p else None,
                                                _plain(before), _plain(after)), ())
+
+    def field(self, card: Obj, label: str, before: Any, after: Any) -> None:
+        """A card's logged field changed (the card masked for seats that may not see it)."""
+        def build(hidden: Hidden) -> Event:
+            name = self.g.describe(card, hidden)
+            text = f"{name} {label}: {self.g.describe(before)} → {self.g.describe(after)}"
+            return FieldChanged(self.n, text, name, label, _plain(before), _plain(after))
+        self.add(build, [card])
 
     def choice(self, p: Player, kind: str, prompt: str, option: int, label: str, value: Any,
                forced: bool = False) -> None:

@@ -148,6 +148,7 @@ class RuleSet:
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
     hidden_card: str = "?"  # what players read in place of a card they cannot see
+    logged_fields: dict[str, str] = field(default_factory=dict)  # field -> label, changes logged
     token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)
     source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))

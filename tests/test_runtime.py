@@ -284,3 +284,13 @@ def test_an_active_agent_prefers_what_the_rules_prefer_and_acts_before_passing()
     purse.tokens["chip"] = 2
     rules.procedures["turn"](g, g.players[0])
     assert asked[0] == frozenset({1, 2})  # "结束" and the passive standing action
+
+
+def test_changes_of_a_logged_field_are_logged() -> None:
+    text = ('field tired "疲惫": bool, logged\n'
+            'procedure tire(p):\n    let c = new_object(chip, bank, p)\n    c.tired = true\n    c.tired = true\n')
+    result = build_text(text)
+    assert result.ok and result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    result.rules.procedures["tire"](g, g.players[0])
+    assert lines_for(g.lines, None) == ["chip 疲惫: False → True"]  # written twice, changed once
