@@ -41,11 +41,11 @@ def _fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
-def _build_or_report(game: str, fmt: str = "text", want_model: bool = False,
+def _build_or_report(game: str, fmt: str = "text", need_model: bool = False,
                      to_stderr: bool = False) -> BuildResult:
     if game not in bundled_games():
         _fail(f"unknown game {game!r}; bundled games: {', '.join(bundled_games())}")
-    result = build_game(game, want_model=want_model)
+    result = build_game(game, need_model=need_model)
     if not result.ok:
         click.echo(to_json(result.diagnostics) if fmt == "json" else render_all(result.diagnostics, result.sources),
                    err=to_stderr)
@@ -91,7 +91,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
         all_sources.update(sources)
         if sources:
             started = time.perf_counter()
-            result = build_sources(sources, want_model=True)
+            result = build_sources(sources, need_model=True)
             diags.extend(result.diagnostics)
             game_decl = result.checked.symbols.game if result.checked is not None else None
             if result.checked is not None and game_decl is not None:
@@ -144,7 +144,7 @@ def build(games: tuple[str, ...], out_dir: str) -> None:
     _out_folder(out)
     for game in games or tuple(bundled_games()):
         started = time.perf_counter()
-        result = _build_or_report(game, want_model=True)
+        result = _build_or_report(game, need_model=True)
         assert result.python_source is not None
         target = out / f"{game}_rules.py"
         _write(target, result.python_source)
@@ -211,7 +211,7 @@ def _writable_file(path: str) -> None:
 @main.command("play")
 @click.argument("game")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
-@click.option("--p1", help="Comma-separated characters for player 1 (e.g. yurina,saine).")
+@click.option("--p1", help="Comma-separated characters for player 1 (e.g. alice,bob).")
 @click.option("--p2", help="Comma-separated characters for player 2.")
 @click.option("--pick", "picks_opt", multiple=True,
               help="Characters of the next seat (repeat once per seat; overrides --p1/--p2).")
@@ -345,7 +345,7 @@ def _summary(outcome: GameResult, picks: list[list[str]], seed: int,
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
 def ref(game: str, out_file: str | None) -> None:
     """Write GAME's numbered rule reference (Markdown), generated from the checked source."""
-    result = _build_or_report(game, want_model=True)
+    result = _build_or_report(game, need_model=True)
     assert result.checked is not None
     text = render_reference(result.checked)
     if out_file:
@@ -455,7 +455,7 @@ def demo(out_dir: str, seed: int) -> None:
     _out_folder(out)
     for game in bundled_games():
         started = time.perf_counter()
-        result = _build_or_report(game, want_model=True)
+        result = _build_or_report(game, need_model=True)
         checked = result.checked
         assert checked is not None and result.rules is not None and result.python_source is not None
         sym = checked.symbols

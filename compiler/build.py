@@ -11,8 +11,7 @@ from lark import Token, Transformer, Tree, v_args
 
 from . import syntax as s
 from .diagnostics import Diagnostic
-
-MAX_EXPR_DEPTH = 48    # operators and calls inside one another (a chain `a + b + c` counts 2)
+from .limits import MAX_EXPR_DEPTH
 
 
 class BuildError(Exception):

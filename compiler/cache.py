@@ -118,7 +118,7 @@ class Cache:
         return payload
 
     def write(self, name: str, payload: bytes) -> None:
-        """Store a payload atomically; failures only cost the cache."""
+        """Store a payload atomically; a failure only loses the cache."""
         try:
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".part")
         except OSError as err:

@@ -6,6 +6,7 @@ from . import syntax as s
 from .builtins import BUILTINS
 from .checked import Context
 from .diagnostics import did_you_mean
+from .limits import MAX_RANGE
 from .refs import (
     AttrRef,
     BuiltinRef,
@@ -32,7 +33,6 @@ PLAYER_ATTRS = {"picks": Type.LIST, "index": Type.INT}
 FIELD_TYPES = {"int": Type.INT, "pair": Type.PAIR, "range": Type.RANGE, "bool": Type.BOOL}
 NUMERIC = (Type.INT, Type.ANY)
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
-MAX_RANGE = 1000  # the largest value a written range may hold
 
 
 def counter_type(info: CounterInfo) -> Type:

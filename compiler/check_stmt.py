@@ -158,7 +158,7 @@ class StmtChecker(Visitor[None]):
 
     def visit_Modify(self, st: s.Modify) -> None:
         if not isinstance(st.target, (s.Attr, s.Name)):
-            self.ctx.error("E111", "`modify` needs a field or counter like x.damage", st.span)
+            self.ctx.error("E111", "`modify` needs a field or counter like x.power", st.span)
         else:
             self.target(st.target)
         self.expr(st.delta)

@@ -128,7 +128,7 @@ class Collector:
     def zone(self, d: s.Simple, opts: dict[str, s.Opt], addendum: str | None) -> None:
         sym = self.sym
         if d.name in sym.zones:
-            # `zone aura: also holds laceration` in an addendum extends an existing zone
+            # `zone pile: also holds marker` in an addendum extends an existing zone
             if "also" in opts:
                 sym.zones[d.name].tokens.extend(a.text for a in opts["also"].atoms if a.text != "holds")
                 return

@@ -115,7 +115,7 @@ class ExprGen(Visitor[str]):
         return self.ref(self.c.ref(e), self.visit(e.obj))
 
     def ref(self, ref: Ref, obj: str | None) -> str:
-        """The Python for a resolved name; `obj` is the attribute's object (`p` in `p.aura`)."""
+        """The Python for a resolved name; `obj` is the attribute's object (`p` in `p.hand`)."""
         match ref:
             case LocalRef(name):
                 return self.out.local(name)

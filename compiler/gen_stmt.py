@@ -98,7 +98,7 @@ class StmtGen(Visitor[None]):
                 prefer = f", lambda {var}: ({self.expr(value.prefer)})" if value.prefer is not None else ""
                 return f"g.pick({self.expr(value.player)}, {items}, {prompt}, {value.optional!r}{prefer})"
             case s.NumberChoice():
-                prompt = self.out.const(value.labels.default or "number")
+                prompt = self.out.const(value.labels.default or "?")
                 return (f"g.choose_number({self.expr(value.player)}, {self.expr(value.low)}, "
                         f"{self.expr(value.high)}, {prompt})")
             case s.Ask():

@@ -31,7 +31,8 @@ from .check import check
 from .checked import Checked
 from .diagnostics import Diagnostic
 from .generate import GenerateError, generate
-from .parse import MAX_FILE_BYTES, grammar_text, parse_source
+from .limits import MAX_FILE_BYTES
+from .parse import grammar_text, parse_source
 
 SOURCE_SUFFIX = ".csm"
 log = logging.getLogger("cardsmith.cache")
@@ -131,11 +132,16 @@ def _file_kind(mode: int) -> str:
     return "not a file"
 
 
-def build_sources(sources: dict[str, str], use_cache: bool = True, want_model: bool = False) -> BuildResult:
-    """Build a game from source texts (path → text)."""
+def build_sources(sources: dict[str, str], use_cache: bool = True, need_model: bool = False) -> BuildResult:
+    """Build a game from source texts (path → text).
+
+    `use_cache`: read and write the compiled-library cache. `need_model`: the caller needs
+    the checked model and the generated source (a reference, `build`, `check`), which the
+    cache does not hold, so the sources are parsed and checked even when a cached build
+    exists (and the cache is still written)."""
     cache = open_cache() if use_cache else None
     entry = f"{_cache_key(sources)}.bin"
-    if cache is not None and not want_model:
+    if cache is not None and not need_model:
         rules = _load_cached(cache, entry)
         if rules is not None:
             return BuildResult(rules, [], sources, from_cache=True)
@@ -244,9 +250,9 @@ def _used_game(text: str) -> str | None:
     return None
 
 
-def build_game(game: str, use_cache: bool = True, want_model: bool = False) -> BuildResult:
+def build_game(game: str, use_cache: bool = True, need_model: bool = False) -> BuildResult:
     """Build a bundled game by name."""
     sources, diags = read_sources(game_files(game))
-    result = build_sources(sources, use_cache=use_cache, want_model=want_model)
+    result = build_sources(sources, use_cache=use_cache, need_model=need_model)
     result.diagnostics[:0] = diags
     return result

@@ -35,12 +35,10 @@ from . import syntax as s
 from .build import Builder, BuildError
 from .cache import open_cache
 from .diagnostics import Diagnostic
+from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
 
 log = logging.getLogger("cardsmith.cache")
 
-MAX_FILE_BYTES = 4_000_000
-MAX_BRACKETS = 32      # ( and [ open at once
-MAX_BLOCKS = 24        # indented blocks inside one declaration
 
 FULLWIDTH = {
     "：": ":", "，": ",", "（": "(", "）": ")", "＝": "=", "＋": "+", "－": "-", "＜": "<",

@@ -10,11 +10,9 @@ from ..runtime.values import Pair
 from . import syntax as s
 from .checked import Context
 from .diagnostics import did_you_mean
+from .limits import MAX_PICKS, MAX_PLAYERS, MAX_RANGE
 from .symbols import FieldInfo
 
-MAX_RANGE = 1000  # the largest value a written range may hold
-MAX_PLAYERS = 64
-MAX_PICKS = 16
 CARD_BUILTIN_PROPS = {"text", "invented", "note", "copies"}
 GAME_PROPS = {"players", "picks", "start", "decision", "hidden_card"}
 SCENARIO_PROPS = {"players", "seed", "script", "start"}

@@ -123,7 +123,7 @@ def _card_row(ident: str, card: s.Entity, props: dict[str, Any], sym: Any) -> di
     kind_bits = []
     for key, value in props.items():
         info = sym.fields.get(key)
-        if info is None or value in (None, False, (), 0) and key not in ("cost",):
+        if info is None or value in (None, False, ()) or value == 0 and info.type != "int":
             continue
         if info.type in ("enum",):
             kind_bits.append(str(value))

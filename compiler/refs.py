@@ -46,7 +46,7 @@ class Owner(Enum):
 
     SHARED = "shared"  # a game-wide one
     SELF = "self"  # the player of the card whose block this is (`self`)
-    OF = "of"  # the player the attribute is read on (`p.aura`)
+    OF = "of"  # the player the attribute is read on (`p.hand`)
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,7 @@ class RangeLit(Node):
 
 @dataclass(frozen=True)
 class ZoneLabel(Node):
-    """A zone written by its label, like `<装>`."""
+    """A zone written by its label, like `<手牌>`."""
 
     label: str
     span: Span

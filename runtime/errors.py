@@ -3,6 +3,10 @@ scenario's failed expectation."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from .limits import MAX_NUMBER
+
 
 class GameOver(Exception):
     """Raised to stop play at once when a game ends."""
@@ -19,3 +23,10 @@ class RuleViolation(Exception):
 
 class ExpectationFailed(AssertionError):
     """A scenario's `expect` did not hold."""
+
+
+def check_number(value: Any) -> Any:
+    """A value, refused when it is a number beyond the language's bound."""
+    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+    return value

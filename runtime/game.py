@@ -17,9 +17,8 @@ from typing import Any
 from .agents import Agent
 from .checks import Checks
 from .choices import Choices
-from .errors import ExpectationFailed, GameOver, RuleViolation
+from .errors import ExpectationFailed, GameOver, RuleViolation, check_number
 from .integrity import Integrity
-from .limits import MAX_NUMBER
 from .log import LogLine
 from .modifiers import Modifiers
 from .record import Recorder
@@ -133,8 +132,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 value = spec.low
             if spec.high is not None and value > spec.high:
                 value = spec.high
-            if not -MAX_NUMBER <= value <= MAX_NUMBER:
-                raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+            check_number(value)
         holder = p.counters if p is not None else self.counters
         before = holder[index]
         if before == value and type(before) is type(value):

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .errors import RuleViolation
-from .limits import MAX_NUMBER
+from .errors import check_number
 from .state import Obj, Zone
 from .values import apply_change
 
@@ -66,8 +65,7 @@ class Modifiers:
         return value
 
     def write(self, obj: Obj, name: str, value: Any) -> None:
-        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
+        check_number(value)
         before = obj.fields.get(name)
         obj.fields[name] = value
         if self.logging and name in self.rules.logged_fields and before != value:

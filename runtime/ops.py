@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import check_number
 from .game import ExpectationFailed, Game, Obj, Player, RuleViolation
-from .limits import LOOP_LIMIT, MAX_ITEMS, MAX_NUMBER
+from .limits import LOOP_LIMIT, MAX_ITEMS
 from .values import Delta, Pair, RangeChange, apply_change
 
 
@@ -25,9 +26,7 @@ def add(a: Any, b: Any) -> Any:
 
 def num(value: Any) -> Any:
     """A computed value, refused when it is a number beyond the language's bound."""
-    if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-        raise RuleViolation(f"a number grew beyond ±{MAX_NUMBER:,}")
-    return value
+    return check_number(value)
 
 
 def each(g: Game, items: Any) -> list[Any]:

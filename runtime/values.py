@@ -82,7 +82,3 @@ def apply_change(value: Any, change: Any) -> Any:
         return value + change
     return change
 
-
-def make_range(low: int, high: int) -> tuple[int, ...]:
-    """An integer range as the sorted tuple of its members."""
-    return tuple(range(low, high + 1))

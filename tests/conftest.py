@@ -14,6 +14,6 @@ os.environ.setdefault("CARDSMITH_CACHE", tempfile.mkdtemp(prefix="cardsmith-test
 
 @pytest.fixture(scope="session")
 def sakura() -> BuildResult:
-    result = build_game("sakura", use_cache=False, want_model=True)
+    result = build_game("sakura", use_cache=False, need_model=True)
     assert result.ok, [str(d) for d in result.diagnostics]
     return result

@@ -59,7 +59,7 @@ def tiny_game(body: str) -> str:
 def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> BuildResult:
     sources = {"mini.csm": MINI_GAME} if with_mini else {}
     sources[path] = text
-    return build_sources(sources, use_cache=False, want_model=True)
+    return build_sources(sources, use_cache=False, need_model=True)
 
 
 def codes(diags: list[Diagnostic]) -> list[str]:

@@ -25,7 +25,7 @@ from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.session import agent_seed, new_game, play
 from tests.helpers import assert_replays_exactly, play_to_the_end
 
-BUILT = build_game("ccs", use_cache=False, want_model=True)
+BUILT = build_game("ccs", use_cache=False, need_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
 RULES = BUILT.rules
 CHECKED = BUILT.checked

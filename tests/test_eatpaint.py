@@ -13,7 +13,7 @@ from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game
 from tests.helpers import assert_replays_exactly, play_to_the_end
 
-BUILT = build_game("eatpaint", use_cache=False, want_model=True)
+BUILT = build_game("eatpaint", use_cache=False, need_model=True)
 assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
 RULES = BUILT.rules
 CHECKED = BUILT.checked

@@ -39,7 +39,7 @@ def exercise(sources: dict[str, str], seed: int = 1) -> None:
     """Check the sources; if they compile, play one seeded game. Fails on anything but
     located diagnostics and located rule errors."""
     try:
-        result = build_sources(sources, use_cache=False, want_model=True)
+        result = build_sources(sources, use_cache=False, need_model=True)
         for d in result.diagnostics:
             assert d.span.file in sources and d.span.line >= 1, f"unlocated diagnostic {d}"
         if result.ok and result.rules is not None:

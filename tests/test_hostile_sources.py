@@ -24,7 +24,7 @@ def _extra(body: str) -> str:
 
 
 def _build(text: str, path: str = "hostile.csm"):  # noqa: ANN202 - BuildResult
-    return build_sources({path: text}, use_cache=False, want_model=True)
+    return build_sources({path: text}, use_cache=False, need_model=True)
 
 
 def _located(result, path: str = "hostile.csm") -> list[str]:  # noqa: ANN001

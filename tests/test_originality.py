@@ -17,7 +17,7 @@ RUN = 15  # long enough to skip shared terms like "active/rest狀態", short eno
 
 
 def _our_texts(game: str) -> list[str]:
-    checked = build_game(game, use_cache=False, want_model=True).checked
+    checked = build_game(game, use_cache=False, need_model=True).checked
     assert checked is not None
     sym = checked.symbols
     texts: list[str] = []

@@ -12,7 +12,7 @@ from tests.helpers import tiny_game
 
 def _error(body: str, extra: str = "") -> str:
     text = tiny_game(body) + extra
-    result = build_sources({"runaway.csm": text}, use_cache=False, want_model=True)
+    result = build_sources({"runaway.csm": text}, use_cache=False, need_model=True)
     assert result.ok, render_all(result.diagnostics, result.sources)
     assert result.rules is not None
     outcome = play(new_game(result.rules, [[], []], seed=1, log=False))

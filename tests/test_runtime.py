@@ -15,18 +15,22 @@ from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.values import Delta, Pair, apply_change
 from tests.helpers import build_text
 
-RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = [*sorted((ROOT / "runtime").glob("*.py")), *sorted((ROOT / "compiler").glob("*.py")),
+          *sorted((ROOT / "compiler" / "templates").glob("*")), *sorted((ROOT / "cardsmith").glob("*.py"))]
 GAME_WORDS = ["aura", "flare", "dust", "sakura", "crystal", "vigor", "goddess", "megami", "mastery",
               "yurina", "saine", "himika", "tokoyo", "akina", "shisui", "laceration", "reshuffle",
-              "装", "命", "气", "虚", "樱花", "集中力", "女神", "heat", "ink", "mana", "hp"]
+              "装", "命", "气", "虚", "樱花", "集中力", "女神", "heat", "ink", "mana", "hp", "cost", "damage",
+              "eatpaint", "ccs", "dragon", "magician", "clow"]
 
 
 @pytest.mark.parametrize("word", GAME_WORDS)
-def test_no_game_word_in_runtime(word: str) -> None:
+def test_no_game_word_in_the_engine(word: str) -> None:
+    """The runtime, the compiler and the command line know no game."""
     pattern = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", re.IGNORECASE)
-    for path in RUNTIME.glob("*.py"):
+    for path in ENGINE:
         for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            assert not pattern.search(line), f"{path.name}:{number}: {line.strip()}"
+            assert not pattern.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
 
 
 def _mini_game() -> Game:
