@@ -18,7 +18,7 @@ from .checked import Checked, Context
 from .collect import Collector
 from .diagnostics import Diagnostic, did_you_mean
 from .props import Props
-from .refs import Type
+from .refs import BuiltinRef, CallRef, CounterRef, FieldRef, Type, WordRef
 from .scope import Scope
 from .symbols import Symbols
 
@@ -52,6 +52,40 @@ class Checker:
             except RecursionError:
                 self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
                                hint="split it into smaller procedures or `let` steps")
+        self.unused()
+
+    def unused(self) -> None:
+        """W202 for a procedure, value, counter or field nothing uses, and a timing no card fills."""
+        sym = self.sym
+        used: set[tuple[str, str]] = set()
+        for node, ref in self.ctx.checked.resolution.items():
+            match ref:
+                case CallRef(callee, name, _):
+                    used.add((callee.value, name))
+                case CounterRef(counter, _):
+                    used.add(("counter", counter))
+                case FieldRef(name):
+                    used.add(("field", name))
+                case WordRef(word) if word in sym.enum_words:  # one of the field's words
+                    used.add(("field", sym.enum_words[word]))
+                case BuiltinRef("card_prop") if isinstance(node, s.Call) and len(node.args) == 2 \
+                        and isinstance(node.args[1], s.StrLit):
+                    used.add(("field", node.args[1].value))
+        used |= {("field", p.name) for card in sym.cards.values() for p in card.props}
+        start = sym.game.prop("start") if sym.game is not None else None
+        used |= {("procedure", w) for w in (start.words() if start else [])}
+        filled = {blk.name for card in sym.cards.values() for blk in card.blocks}
+        unused = [("procedure", n, p.span) for n, p in sym.procedures.items() if ("procedure", n) not in used]
+        unused += [("value", n, v.span) for n, v in sym.values.items() if ("value", n) not in used]
+        unused += [("counter", n, c.decl.name_span) for n, c in sym.counters.items() if ("counter", n) not in used]
+        unused += [("field", n, f.decl.name_span) for n, f in sym.fields.items()
+                   if ("field", n) not in used and not f.shown]
+        for what, name, span in unused:
+            self.ctx.warn("W202", f"{what} {name!r} is never used", span, hint=f"remove the {what}, or use it")
+        for name, timing in sym.timings.items():
+            if name not in filled:
+                self.ctx.warn("W202", f"no card fills the timing {name!r}", timing.span,
+                              hint="cards fill a timing with a block `NAME:`; remove the timing if none will")
 
     def declarations(self) -> Iterator[tuple[s.Node, Callable[[], object]]]:
         """Every declaration with a body, and how to check it, in order."""

@@ -149,3 +149,6 @@ class NodeTable(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def items(self) -> list[tuple[Node, V]]:
+        return list(self._items.values())

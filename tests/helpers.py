@@ -28,8 +28,7 @@ procedure play "一局":
         for p in players():
             move 2 chip from bank to p.purse
     step 2 "结束":
-        lose seat(0)
-'''
+        lose seat(0)'''
 
 
 # A complete tiny game whose start procedure runs a body given by the test.
@@ -62,8 +61,14 @@ def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> Bui
     return build_sources(sources, use_cache=False, need_model=True)
 
 
+def problems(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics other than W202: test snippets declare what they test without using it."""
+    return [d for d in diags if d.code != "W202"]
+
+
 def codes(diags: list[Diagnostic]) -> list[str]:
-    return [d.code for d in diags]
+    """The codes of `problems(diags)`, in order."""
+    return [d.code for d in problems(diags)]
 
 
 def assert_replays_exactly(rules: RuleSet, picks: list[list[str]], seed: int, other_seed: int) -> None:

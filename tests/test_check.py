@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers import build_text, codes
+from tests.helpers import build_text, codes, problems
 
 
 def test_mini_game_is_clean() -> None:
@@ -12,7 +12,7 @@ def test_mini_game_is_clean() -> None:
 
 def test_unknown_name_suggests_the_closest() -> None:
     result = build_text("procedure q(p):\n    move 1 chip from bank to p.pursee\n")
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     assert d.code == "E101" and d.suggestion == "purse"
     assert (d.span.line, d.span.col) == (2, 32)
 
@@ -40,7 +40,7 @@ def test_argument_counts_are_checked() -> None:
 
 def test_replacing_a_missing_step_is_reported_with_the_real_steps() -> None:
     result = build_text('instead of play step 9:\n    pass\n')
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     assert d.code == "E105" and "1, 2" in (d.hint or "")
 
 
@@ -105,3 +105,17 @@ def test_fields_with_a_default_may_be_left_out() -> None:
     result = build_text(text)
     assert codes(result.diagnostics) == ["E115"]   # kind2 has no default; side does
     assert "kind2" in result.diagnostics[0].message
+
+
+def test_unused_declarations_are_warned_about() -> None:
+    text = ('procedure helper(p):\n    pass\n'
+            'value twice(n) = n * 2\n'
+            'counter spare "备用": per player\n'
+            'field weight "重量": int, default 0\n'
+            'timing on_sleep "睡觉时"\n')
+    result = build_text(text)
+    found = sorted((d.code, d.message) for d in result.diagnostics if d.span.file == "test.csm")
+    assert found == [("W202", "counter 'spare' is never used"), ("W202", "field 'weight' is never used"),
+                     ("W202", "no card fills the timing 'on_sleep'"), ("W202", "procedure 'helper' is never used"),
+                     ("W202", "value 'twice' is never used")]
+    assert all(d.severity == "warning" for d in result.diagnostics)

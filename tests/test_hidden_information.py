@@ -16,7 +16,7 @@ from cardsmith.runtime.log import LogLine, lines_for
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import agent_seed, play
 from cardsmith.runtime.table import draw_picks
-from tests.helpers import build_text
+from tests.helpers import build_text, problems
 
 
 class Audit:
@@ -199,5 +199,5 @@ def test_counter_visibility_is_honoured_in_views() -> None:
 
 def test_an_owner_counter_needs_an_owner() -> None:
     result = build_text('counter plan "计划": global, owner\n')
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     assert d.code == "E104" and d.span.line == 1

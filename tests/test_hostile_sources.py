@@ -12,7 +12,7 @@ import pytest
 from cardsmith.compiler.diagnostics import render_all
 from cardsmith.compiler.load import build_sources
 from cardsmith.runtime.session import new_game, play
-from tests.helpers import build_text
+from tests.helpers import build_text, problems
 from tests.helpers import tiny_game as _game
 
 
@@ -74,7 +74,7 @@ def test_a_once_block_may_assign_a_variable_of_its_block() -> None:
             "emit tick(seat(0))\n"
             "emit tick(seat(0))")
     result = _build(_game(body))
-    assert [d.code for d in result.diagnostics] == ["W203"]
+    assert [d.code for d in problems(result.diagnostics)] == ["W203"]
     assert _plays(_game(body)) == ""
 
 
@@ -124,7 +124,7 @@ def test_line_separators_do_not_end_a_comment() -> None:
 def test_line_numbers_count_newlines_only() -> None:
     text = _game('log "a\u2028b"\nnope()')
     result = _build(text)
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     expected = text.split("\n").index("        nope()") + 1
     assert d.code == "E101" and d.span.line == expected
 
@@ -132,7 +132,7 @@ def test_line_numbers_count_newlines_only() -> None:
 def test_bidirectional_controls_are_flagged_where_they_are() -> None:
     text = _game('log "abc\u202edef"')
     result = _build(text)
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     line = next(i for i, ln in enumerate(text.split("\n"), 1) if "\u202e" in ln)
     assert d.code == "W204" and d.severity == "warning" and d.span.line == line
     assert d.span.col == text.split("\n")[line - 1].index("\u202e") + 1
@@ -154,6 +154,6 @@ def test_code_too_complex_for_python_is_a_located_error(monkeypatch: pytest.Monk
     monkeypatch.setattr(build, "MAX_EXPR_DEPTH", 100_000)
     text = _extra("let x = " + " + ".join(["1"] * 300))
     result = _build(text)
-    (d,) = result.diagnostics
+    (d,) = problems(result.diagnostics)
     line = next(i for i, ln in enumerate(text.split("\n"), 1) if ln.startswith("    let x"))
     assert d.code == "E004" and d.span.file == "hostile.csm" and d.span.line == line
