@@ -43,7 +43,6 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.trace = trace
         self.logging = log
         self.lines = []
-        self.recorder = Recorder(self)
         self.hashes = []
         self.decisions = []  # (seat, answer), in the order asked
         self.steps = 0
@@ -53,6 +52,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.cause: str | None = None  # why the game ended, in the game's words
         self._uid = 0
         self.players = [Player(i, p, a) for i, (p, a) in enumerate(zip(picks, agents, strict=True))]
+        self.recorder = Recorder(self)
         self.zones = []
         for spec in rules.zones:
             if spec.per_player:

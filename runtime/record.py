@@ -37,6 +37,7 @@ class Recorder:
 
     def __init__(self, game: Game) -> None:
         self.g = game
+        self.readable = [0] * len(game.players)  # lines each seat may read so far
 
     def add(self, build: Callable[[Hidden], Event], cards: Iterable[Obj],
             audience: frozenset[int] | None = None,
@@ -46,12 +47,25 @@ class Recorder:
         readers = range(len(self.g.players)) if audience is None else audience
         hidden = [c for c in cards if not all(see(c, seat) for seat in readers)]
         full = build(())
+        for seat in readers:
+            self.readable[seat] += 1
         if not hidden:
             self.g.lines.append(LogLine(full.text, audience, event=full))
             return
         seen_by = frozenset(seat for seat in readers if all(see(c, seat) for c in hidden))
         masked = build(hidden)
         self.g.lines.append(LogLine(full.text, audience, seen_by, masked.text, full, masked))
+
+    def recent(self, seat: int, count: int) -> list[str]:
+        """The last `count` lines `seat` may read, oldest first (without reading the whole log)."""
+        found: list[str] = []
+        for line in reversed(self.g.lines):
+            text = line.for_seat(seat)
+            if text is not None:
+                found.append(text)
+                if len(found) == count:
+                    break
+        return found[::-1]
 
     @property
     def n(self) -> int:

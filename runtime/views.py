@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
-from .log import lines_for
 from .protocol import PlayerView, Value, View, ZoneView
 from .state import Obj, Player, Zone
 from .values import Delta, Pair
@@ -54,9 +53,8 @@ def view_of(g: Game, seat: int) -> View:
         players[p.name] = PlayerView(zones, counters, [g.describe(c) for c in p.picks])
     counters = {spec.name: plain(g, g.get(None, i)) for i, spec in enumerate(specs)
                 if not spec.per_player and spec.visibility == "public"}
-    log = lines_for(g.lines, seat)
     return View(you=g.players[seat].name, seat=seat, shared=shared, players=players,
-                counters=counters, log=log[-RECENT_LOG:], log_total=len(log))
+                counters=counters, log=g.recorder.recent(seat, RECENT_LOG), log_total=g.recorder.readable[seat])
 
 
 class Seeing:

@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled games built once per test session (cache disabled per run)."""
+"""Shared fixtures: the bundled games, each built once per test session (`helpers.built`)
+with the compiled-library cache in a fresh folder of the session."""
 
 from __future__ import annotations
 
@@ -7,13 +8,12 @@ import tempfile
 
 import pytest
 
-from cardsmith.compiler.load import BuildResult, build_game
+from cardsmith.compiler.load import BuildResult
+from tests.helpers import built
 
 os.environ.setdefault("CARDSMITH_CACHE", tempfile.mkdtemp(prefix="cardsmith-test-cache-"))
 
 
 @pytest.fixture(scope="session")
 def sakura() -> BuildResult:
-    result = build_game("sakura", use_cache=False, need_model=True)
-    assert result.ok, [str(d) for d in result.diagnostics]
-    return result
+    return built("sakura")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.diagnostics import Diagnostic
-from cardsmith.compiler.load import BuildResult, build_sources
+from cardsmith.compiler.load import BuildResult, build_game, build_sources
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import GameResult, new_game, play
@@ -53,6 +56,37 @@ procedure main "一局":
 def tiny_game(body: str) -> str:
     """A whole game whose first step runs `body` (indented for you), then player 1 loses."""
     return GAME.format(body="\n".join("        " + line for line in body.strip("\n").split("\n")))
+
+
+@cache
+def built(game: str) -> BuildResult:
+    """A bundled game built once per test session (from its sources, with its checked model)."""
+    result = build_game(game, use_cache=False, need_model=True)
+    assert result.ok and result.rules is not None and result.checked is not None, \
+        [str(d) for d in result.diagnostics if d.severity == "error"]
+    return result
+
+
+class Bundled:
+    """A bundled game for a test module: built on first use, during a test (not at import),
+    and shared by every module of the session."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    @property
+    def result(self) -> BuildResult:
+        return built(self.game)
+
+    @property
+    def rules(self) -> RuleSet:
+        assert self.result.rules is not None
+        return self.result.rules
+
+    @property
+    def checked(self) -> Checked:
+        assert self.result.checked is not None
+        return self.result.checked
 
 
 def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> BuildResult:

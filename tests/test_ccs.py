@@ -17,23 +17,17 @@ import pytest
 from click.testing import CliRunner
 
 from cardsmith.cli import main
-from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.agents import ActiveAgent, ChoiceRequest
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.session import agent_seed, new_game, play
-from tests.helpers import assert_replays_exactly, play_to_the_end
+from tests.helpers import Bundled, assert_replays_exactly, play_to_the_end
 
-BUILT = build_game("ccs", use_cache=False, need_model=True)
-assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
-RULES = BUILT.rules
-CHECKED = BUILT.checked
-assert RULES is not None and CHECKED is not None
+CCS = Bundled("ccs")
 GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "1000"))
 TABLES = (2, 4, 10)
 SEED_TEXT = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "004_a6199732d998d497.txt"
-CHARACTERS = list(RULES.characters)
 ADULTS = {"fujitaka", "nadeshiko", "sonomi", "terada", "yelan", "masaki"}
 
 # Cards whose effect the seed states (numbers such as costs and elements may still be ours,
@@ -46,8 +40,10 @@ STANDARD_NAMES = 52
 PHYSICAL_CARDS = 108
 
 
-COUNTERS = [c.name for c in RULES.counters]
-ROLE = COUNTERS.index("role")
+
+
+def _counter(name: str) -> int:
+    return [c.name for c in CCS.rules.counters].index(name)
 # why a game may end, as the rules say it (win team / draw_game reasons)
 ENDINGS = {"只剩一个队伍还有能用牌的角色", "所有能用牌的角色都已倒下", "到达回合上限（100轮）"}
 # menu options that decline to act: agents that prefer to act choose them last
@@ -61,7 +57,7 @@ def _picks(seed: int) -> list[list[str]]:
     character, adults included (they are replaced at the start)."""
     size = TABLES[seed % len(TABLES)]
     rng = random.Random(seed)
-    return [[rng.choice(CHARACTERS)] for _ in range(size)]
+    return [[rng.choice(list(CCS.rules.characters))] for _ in range(size)]
 
 
 def _physical_cards(game: Game) -> Counter[tuple[str, str]]:
@@ -83,15 +79,15 @@ def test_random_games_on_2_4_and_10_seats() -> None:
     started = time.perf_counter()
     outcomes: Counter[str] = Counter()
     by_table: Counter[tuple[int, str]] = Counter()
-    mp = [c.name for c in RULES.counters].index("mp")
+    mp = [c.name for c in CCS.rules.counters].index("mp")
     for seed in range(GAMES):
         picks = _picks(seed)
-        game = new_game(RULES, picks, seed=seed, log=False)
+        game = new_game(CCS.rules, picks, seed=seed, log=False)
         result = play_to_the_end(game)
         cards = _physical_cards(game)
         assert sum(cards.values()) == PHYSICAL_CARDS, f"seed {seed}: {sum(cards.values())} cards"
         assert all(p.counters[mp] >= 0 for p in game.players)
-        roles = [p.counters[ROLE] for p in game.players]
+        roles = [p.counters[_counter("role")] for p in game.players]
         assert len(set(roles)) == len(roles), f"seed {seed}: two seats hold one character: {roles}"
         assert result.cause in ENDINGS, f"seed {seed}: the game ended without a reason ({result.cause})"
         kind = "draw" if result.winner is None else "win"
@@ -108,47 +104,45 @@ def test_same_seed_same_game() -> None:
     # every step hashed on a two-seat game (hashing 108 cards per step is slow on big tables)
     picks = _picks(3)
     assert len(picks) == 2
-    assert_replays_exactly(RULES, picks, 3, 3 + 3000)
+    assert_replays_exactly(CCS.rules, picks, 3, 3 + 3000)
     # the log, the number of decisions and the final state on four and ten seats
     for seed in (4, 5):
         picks = _picks(seed)
-        a = play(new_game(RULES, picks, seed=seed))
-        b = play(new_game(RULES, picks, seed=seed))
+        a = play(new_game(CCS.rules, picks, seed=seed))
+        b = play(new_game(CCS.rules, picks, seed=seed))
         assert a.error is None and a.log == b.log and a.decisions == b.decisions
         assert a.final_hash == b.final_hash
-        c = play(new_game(RULES, picks, seed=seed + 3000))
+        c = play(new_game(CCS.rules, picks, seed=seed + 3000))
         assert c.log != a.log
 
 
 def test_the_box_holds_108_cards() -> None:
-    assert CHECKED is not None
-    sets = {ident: tuple(props.get("sets", ())) for ident, props in CHECKED.card_props.items()}
+    sets = {ident: tuple(props.get("sets", ())) for ident, props in CCS.checked.card_props.items()}
     standard = [ident for ident, s in sets.items() if s == ("库洛", "小樱")]
     assert len(standard) == STANDARD_NAMES
     assert sets["nothing"] == ("特殊",) and sets["love"] == ("特殊",)
     assert not sets["hope"] and not sets["beast_clow"] and not sets["beast_sakura"]
-    assert len(CHECKED.card_props) == STANDARD_NAMES + 5
+    assert len(CCS.checked.card_props) == STANDARD_NAMES + 5
     # a real start: every standard name once per set, 无 and 爱 once, both beasts, 4 cards each
-    game = new_game(RULES, [["sakura"], ["eriol"], ["syaoran"], ["fujitaka"]], seed=11, log=False)
-    RULES.procedures["prepare"](game)
+    game = new_game(CCS.rules, [["sakura"], ["eriol"], ["syaoran"], ["fujitaka"]], seed=11, log=False)
+    CCS.rules.procedures["prepare"](game)
     cards = _physical_cards(game)
     assert sum(cards.values()) == PHYSICAL_CARDS
     for ident in standard:
         assert cards[(ident, "库洛")] == 1 and cards[(ident, "小樱")] == 1, ident
     for ident in ("nothing", "love", "beast_clow", "beast_sakura"):
         assert cards[(ident, "特殊")] == 1, ident
-    hand = RULES.zones.index(next(z for z in RULES.zones if z.name == "hand"))
-    guardian = RULES.zones.index(next(z for z in RULES.zones if z.name == "guardian"))
+    hand = CCS.rules.zones.index(next(z for z in CCS.rules.zones if z.name == "hand"))
+    guardian = CCS.rules.zones.index(next(z for z in CCS.rules.zones if z.name == "guardian"))
     assert [len(p.zones[hand].cards) for p in game.players] == [4, 4, 4, 4]
     assert [len(p.zones[guardian].cards) for p in game.players][:2] == [1, 1], "小樱 and 艾利欧 hold the beasts"
-    deck = game.zones[[z.name for z in RULES.zones].index("deck")]
+    deck = game.zones[[z.name for z in CCS.rules.zones].index("deck")]
     assert deck is not None and len(deck.cards) == PHYSICAL_CARDS - 2 - 16
 
 
 def test_invented_cards_are_marked() -> None:
-    assert CHECKED is not None
     invented = []
-    for ident, props in CHECKED.card_props.items():
+    for ident, props in CCS.checked.card_props.items():
         assert props.get("text"), f"{ident} has no text"
         if ident in STATED:
             assert not props.get("invented"), f"{ident}: the seed states its effect"
@@ -156,33 +150,33 @@ def test_invented_cards_are_marked() -> None:
         else:
             assert props.get("invented"), f"{ident}: the seed does not state this card: mark it invented"
             invented.append(ident)
-    reference = render_reference(CHECKED)
+    reference = render_reference(CCS.checked)
     assert reference.count("*(invented)*") == len(invented)
     decisions = reference.split("## Decisions where the source is unclear", 1)[1]
     for ident in invented:
-        assert RULES.cards[ident].name in decisions, f"the decisions do not list {ident}"
+        assert CCS.rules.cards[ident].name in decisions, f"the decisions do not list {ident}"
 
 
 def test_one_seat_per_character() -> None:
     # ten seats that all pick adults or the same character: every seat gets its own character
     for picks in ([["fujitaka"]] * 10, [["yamazaki"]] * 10, [["sakura"], ["sakura"], ["masaki"], ["kero"]]):
         for seed in range(20):
-            game = new_game(RULES, picks, seed=seed, log=False)
-            RULES.procedures["prepare"](game)
-            roles = [p.counters[ROLE] for p in game.players]
+            game = new_game(CCS.rules, picks, seed=seed, log=False)
+            CCS.rules.procedures["prepare"](game)
+            roles = [p.counters[_counter("role")] for p in game.players]
             assert len(set(roles)) == len(roles), roles
             assert not ADULTS & set(roles), roles
             assert roles[0] == picks[0][0] or picks[0][0] in ADULTS
 
 
 def test_the_log_a_judge_reads() -> None:
-    game = new_game(RULES, [["nadeshiko"], ["yelan"], ["yamazaki"], ["kero"]], seed=3)
+    game = new_game(CCS.rules, [["nadeshiko"], ["yelan"], ["yamazaki"], ["kero"]], seed=3)
     result = play_to_the_end(game)
     text = [line.text for line in result.log]
     assert text[0] == "开局：4位玩家"
     assert sum("的角色是" in t for t in text[:30]) == 4, "each seat's character is announced"
     headers = [i for i, t in enumerate(text) if re.fullmatch(r"—— 第\d+轮：P\d+（.+）的回合 ——", t)]
-    turns = sum(p.counters[COUNTERS.index("turns")] for p in game.players)
+    turns = sum(p.counters[_counter("turns")] for p in game.players)
     assert len(headers) == turns > 0
     for phase in ("预备", "回魔", "摸牌", "装备", "出牌", "弃牌"):
         count = sum(bool(re.fullmatch(rf"P\d+ 的{phase}阶段", t)) for t in text)
@@ -228,13 +222,12 @@ def test_options_that_decline_are_passive() -> None:
         size = TABLES[seed % len(TABLES)]
         picks = _picks(seed)
         agents = [_Watcher(agent_seed(seed, i)) for i in range(size)]
-        play_to_the_end(new_game(RULES, picks, agents, seed=seed, log=False))
+        play_to_the_end(new_game(CCS.rules, picks, agents, seed=seed, log=False))
     assert {"结束出牌阶段", "不防御", "不施救", "返回", "(none)"} <= _Watcher.seen
 
 
 def test_reference_follows_the_seed_numbering() -> None:
-    assert CHECKED is not None
-    reference = render_reference(CHECKED)
+    reference = render_reference(CCS.checked)
     for section in ["1", "2", "3", "4", "5", "7", "8", "9", "10", "11", "12", "13", "15", "19", "20", "21"] \
             + [f"6-{i}" for i in range(1, 7)] + ["14-1", "14-2", "16-1", "16-2", "16-3", "17-1", "17-2", "17-3",
                                                  "18-1", "18-2", "18-2-1", "18-2-2", "18-2-3", "18-2-4"] \
@@ -247,7 +240,7 @@ def test_reference_follows_the_seed_numbering() -> None:
 
 
 def test_scenarios_cover_the_issue() -> None:
-    names = set(RULES.scenarios)
+    names = set(CCS.rules.scenarios)
     for word in ("counter_chain", "countered_card_cannot_counter", "counter_beats_defence", "defence_weapon",
                  "element_defence", "element_defence_per_stack", "four_cards", "dream", "silence", "maze",
                  "time_card", "king_bans", "combo_king", "nothing", "hope", "mirror", "twin", "float",
@@ -269,9 +262,8 @@ def test_a_person_can_take_a_seat() -> None:
 
 
 def _our_texts() -> list[str]:
-    assert CHECKED is not None
-    sym = CHECKED.symbols
-    texts = [str(p.get(k, "")) for p in CHECKED.card_props.values() for k in ("text", "note")]
+    sym = CCS.checked.symbols
+    texts = [str(p.get(k, "")) for p in CCS.checked.card_props.values() for k in ("text", "note")]
     for proc in sym.procedures.values():
         texts.append(proc.labels.default or "")
         texts.extend(st.labels.default or "" for st in proc.steps)
@@ -305,7 +297,7 @@ def test_the_active_policy_reaches_real_endings_at_a_full_table() -> None:
     capped = 0
     for seed in range(30):
         agents = [ActiveAgent(agent_seed(seed, i)) for i in range(10)]
-        outcome = play(new_game(RULES, draw_picks(RULES, 10, seed), agents, seed=seed, log=False))
+        outcome = play(new_game(CCS.rules, draw_picks(CCS.rules, 10, seed), agents, seed=seed, log=False))
         assert outcome.error is None, outcome.error
         capped += outcome.cause == "到达回合上限（100轮）"
     assert capped <= 6, f"{capped} of 30 games hit the round limit"

@@ -7,16 +7,12 @@ import os
 import re
 import time
 
-from cardsmith.compiler.load import build_game
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game
-from tests.helpers import assert_replays_exactly, play_to_the_end
+from tests.helpers import Bundled, assert_replays_exactly, play_to_the_end
 
-BUILT = build_game("eatpaint", use_cache=False, need_model=True)
-assert BUILT.ok, [str(d) for d in BUILT.diagnostics]
-RULES = BUILT.rules
-CHECKED = BUILT.checked
+EATPAINT = Bundled("eatpaint")
 GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "1000"))
 
 DRAGONS = ["sabier", "himelia"]
@@ -63,22 +59,24 @@ def _matchup(seed: int) -> list[list[str]]:
     return [[first[a]], [second[b]]]
 
 
-TAKEN = [c.name for c in RULES.counters].index("taken_decks") if RULES is not None else 0
+
+
+def _taken() -> int:
+    return [c.name for c in EATPAINT.rules.counters].index("taken_decks")
 
 
 def _expected_ink(game: Game) -> int:
     """Every INK card of the chosen ink decks stays in play (INK is conserved)."""
-    return sum(INK_PER_COLOUR.get(deck, 0) for deck in game.counters[TAKEN] or [])
+    return sum(INK_PER_COLOUR.get(deck, 0) for deck in game.counters[_taken()] or [])
 
 
 def test_random_games_over_all_matchups() -> None:
-    assert RULES is not None
     started = time.perf_counter()
     seen = set()
     outcomes = {"win": 0, "draw": 0}
     for seed in range(GAMES):
         picks = _matchup(seed)
-        game = new_game(RULES, picks, seed=seed, log=False)
+        game = new_game(EATPAINT.rules, picks, seed=seed, log=False)
         result = play_to_the_end(game)
         problems = game.invariant_problems({"ink": 0})
         assert not problems, f"seed {seed} {picks}: {problems}"
@@ -93,18 +91,16 @@ def test_random_games_over_all_matchups() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    assert RULES is not None
     for picks in (_matchup(0), _matchup(1), _matchup(2), _matchup(3)):
-        assert_replays_exactly(RULES, picks, 7, 8)
+        assert_replays_exactly(EATPAINT.rules, picks, 7, 8)
 
 
 def test_decks_have_the_seed_copy_counts() -> None:
-    assert CHECKED is not None and RULES is not None
     decks: dict[str, dict[str, int]] = {}
-    for ident, props in CHECKED.card_props.items():
+    for ident, props in EATPAINT.checked.card_props.items():
         if props.get("fixture"):
             continue
-        name = RULES.cards[ident].name
+        name = EATPAINT.rules.cards[ident].name
         decks.setdefault(str(props["pack"]), {})[name] = props["copies"]
     assert decks == SEED_DECKS
     # 5 of 7 kinds of a sub-deck, plus the main deck
@@ -114,9 +110,8 @@ def test_decks_have_the_seed_copy_counts() -> None:
 
 
 def test_invented_cards_are_marked() -> None:
-    assert CHECKED is not None
-    symbols = CHECKED.symbols
-    for ident, props in CHECKED.card_props.items():
+    symbols = EATPAINT.checked.symbols
+    for ident, props in EATPAINT.checked.card_props.items():
         card = symbols.cards[ident]
         has_effect = bool(card.blocks) or bool(card.triggers) or props.get("category") in ("persona",)
         if ident in STATED:
@@ -130,13 +125,12 @@ def test_invented_cards_are_marked() -> None:
         elif has_effect or props.get("category") in ("work", "attack", "trap", "plan", "effect", "method", "frame"):
             assert props.get("invented"), f"{ident} has an effect the seed does not state: mark it invented"
         assert props.get("text"), f"{ident} has no text"
-    reference = render_reference(CHECKED)
-    assert reference.count("*(invented)*") == sum(1 for p in CHECKED.card_props.values() if p.get("invented"))
+    reference = render_reference(EATPAINT.checked)
+    assert reference.count("*(invented)*") == sum(1 for p in EATPAINT.checked.card_props.values() if p.get("invented"))
 
 
 def test_reference_follows_the_seed_numbering() -> None:
-    assert CHECKED is not None
-    reference = render_reference(CHECKED)
+    reference = render_reference(EATPAINT.checked)
     for heading in ("## 1-1 ", "## 1-2 ", "## 1-3 ", "## 2 ", "## 3-1 ", "## 3-2 ", "## 3-3 ", "## 3-4 ",
                     "## 5-5 ", "## 6-3 "):
         assert heading in reference, heading
@@ -146,8 +140,7 @@ def test_reference_follows_the_seed_numbering() -> None:
 
 
 def test_every_supplement_and_attack_step_has_a_scenario() -> None:
-    assert RULES is not None
-    names = set(RULES.scenarios)
+    names = set(EATPAINT.rules.scenarios)
     for prefix in [f"attack_{i}_" for i in range(1, 8)] + [f"supplement_5_{i}_" for i in range(1, 6)] \
             + [f"supplement_6_{i}_" for i in range(1, 5)] + ["victory_life", "victory_draw", "first_player"]:
         assert any(n.startswith(prefix) for n in names), prefix
@@ -169,12 +162,11 @@ def test_the_log_is_one_a_judge_can_rule_from() -> None:
     """Turn and phase headers, every use, every attack step with its numbers, life changes and
     why the game ended; passive options are marked so active agents try them last."""
     from cardsmith.runtime.log import lines_for
-    assert RULES is not None
     seen_steps: set[str] = set()
     causes = set()
     for seed, picks in ((3, [["himelia"], ["himelia"]]), (2, [["aika"], ["aika"]]), (4, [["himelia"], ["leo"]]),
                         (9, [["sabier"], ["leo"]])):
-        game = new_game(RULES, picks, seed=seed)
+        game = new_game(EATPAINT.rules, picks, seed=seed)
         result = play_to_the_end(game)
         lines = lines_for(game.lines, None)
         assert any(line.startswith("══ 第 1 回合：") for line in lines)
@@ -201,7 +193,7 @@ def test_the_log_is_one_a_judge_can_rule_from() -> None:
             asked.append((request.prompt, list(options), request.passive))
             return super().choose(request)
 
-    game = new_game(RULES, [["sabier"], ["aika"]], agents=[Spy(1), Spy(2)], seed=5, log=False)
+    game = new_game(EATPAINT.rules, [["sabier"], ["aika"]], agents=[Spy(1), Spy(2)], seed=5, log=False)
     play_to_the_end(game)
     assert any("結束主要階段" in options for _, options, _ in asked)
     for prompt, options, passive in asked:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.compiler.load import build_game
 from cardsmith.runtime.session import new_game, play
 from cardsmith.runtime.table import draw_picks
+from tests.helpers import Bundled
 
 GOLDEN = Path(__file__).parent / "data" / "golden_games.json"
 TABLES = [("sakura", 2), ("eatpaint", 2), ("ccs", 2), ("ccs", 4), ("ccs", 10)]
@@ -21,8 +21,7 @@ SEEDS = range(1, 201)
 
 
 def _games(game: str, players: int) -> list[list[object]]:
-    rules = build_game(game).rules
-    assert rules is not None
+    rules = Bundled(game).rules
     rows: list[list[object]] = []
     for seed in SEEDS:
         outcome = play(new_game(rules, draw_picks(rules, players, seed), seed=seed, log=False))

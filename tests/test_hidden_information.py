@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from cardsmith.compiler.load import build_game
 from cardsmith.runtime.agents import ChoiceRequest, RandomAgent
 from cardsmith.runtime.events import CardMoved, Chose, TokensMoved
 from cardsmith.runtime.game import Game, Obj, Zone
@@ -16,7 +15,7 @@ from cardsmith.runtime.log import LogLine, lines_for
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import agent_seed, play
 from cardsmith.runtime.table import draw_picks
-from tests.helpers import build_text, problems
+from tests.helpers import Bundled, build_text, problems
 
 
 class Audit:
@@ -141,8 +140,7 @@ def _audited_games(rules: RuleSet, players: int, games: int) -> list[str]:
 @pytest.mark.parametrize(("game", "players", "games"), [
     ("sakura", 2, 40), ("eatpaint", 2, 40), ("ccs", 2, 30), ("ccs", 4, 15), ("ccs", 10, 4)])
 def test_no_view_or_log_line_names_a_card_its_reader_may_not_see(game: str, players: int, games: int) -> None:
-    rules = build_game(game).rules
-    assert rules is not None
+    rules = Bundled(game).rules
     problems = _audited_games(rules, players, games)
     assert problems == [], "\n".join(problems[:20])
 
@@ -151,8 +149,7 @@ def test_the_audit_catches_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the runtime's visibility broken on purpose, the audit reports views and log
     lines that show hidden cards."""
     monkeypatch.setattr(Game, "can_see", lambda self, card, seat: True)
-    rules = build_game("sakura").rules
-    assert rules is not None
+    rules = Bundled("sakura").rules
     assert any(" saw " in p for p in _audited_games(rules, 2, 1))
     result = build_text(MASKING)
     assert result.rules is not None
@@ -201,3 +198,14 @@ def test_an_owner_counter_needs_an_owner() -> None:
     result = build_text('counter plan "计划": global, owner\n')
     (d,) = problems(result.diagnostics)
     assert d.code == "E104" and d.span.line == 1
+
+
+def test_a_views_log_is_the_end_of_what_its_seat_may_read() -> None:
+    """Views keep counts as lines are added instead of reading the whole log each time."""
+    rules = Bundled("ccs").rules
+    g = Game(rules, draw_picks(rules, 4, 7), [RandomAgent(i) for i in range(4)], 7)
+    play(g)
+    for seat in range(4):
+        readable = lines_for(g.lines, seat)
+        view = g.view(seat)
+        assert view.log == readable[-12:] and view.log_total == len(readable) > 12

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.compiler.load import build_game
+from tests.helpers import Bundled
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 GAME_SEEDS = {"sakura": ("000_", "001_"), "eatpaint": ("003_",), "ccs": ("004_",)}
@@ -17,8 +17,7 @@ RUN = 15  # long enough to skip shared terms like "active/rest狀態", short eno
 
 
 def _our_texts(game: str) -> list[str]:
-    checked = build_game(game, use_cache=False, need_model=True).checked
-    assert checked is not None
+    checked = Bundled(game).checked
     sym = checked.symbols
     texts: list[str] = []
     for table in (sym.procedures, sym.zones, sym.counters, sym.values, sym.events, sym.timings, sym.keywords):
