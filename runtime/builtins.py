@@ -1,7 +1,8 @@
 """The language's built-in functions (`count(zone)`, `opponent(p)`, …): `fn_NAME(g, *args)`.
 
 `compiler/builtins.py` registers each with its signature; the first line of each docstring
-is its description in the language reference."""
+is its description in the language reference. A missing value (`none`) never crashes a
+built-in that reads a place or a collection: it counts as empty."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .values import Delta, Pair, RangeChange
 
 def fn_count(g: Game, holder: Zone | Obj | list[Any] | None, kind: str | None = None,
              owner: Player | None = None) -> int:
+    """Cards in a zone, items in a list, or tokens of a kind (of an owner) in a zone or on a card."""
     if holder is None:
         return 0
     if isinstance(holder, list):
@@ -22,109 +24,190 @@ def fn_count(g: Game, holder: Zone | Obj | list[Any] | None, kind: str | None = 
     return g.count(holder, kind, owner)
 
 
-def fn_owned(g: Game, holder: Zone | Obj, kind: str, owner: Player) -> int:
-    return g.count(holder, kind, owner)
+def fn_owned(g: Game, holder: Zone | Obj | None, kind: str, owner: Player) -> int:
+    """Tokens of an owned kind that belong to `owner`, in a zone or on a card."""
+    return 0 if holder is None else g.count(holder, kind, owner)
 
 
-def fn_space(g: Game, zone: Zone, kind: str | None = None) -> int:
+def fn_space(g: Game, zone: Zone | None, kind: str | None = None) -> int:
+    """How many more tokens (of a kind) a zone can take."""
+    if zone is None:
+        return 0
     token = kind or (zone.spec.tokens[0] if zone.spec.tokens else "")
     return g.space(zone, token)
 
 
-def fn_cards(g: Game, zone: Zone) -> list[Obj]:
-    return list(zone.cards)
+def fn_cards(g: Game, zone: Zone | None) -> list[Obj]:
+    """The cards of a zone, bottom first (a copy: changing the zone does not change it)."""
+    return [] if zone is None else list(zone.cards)
 
 
-def fn_top(g: Game, zone: Zone) -> Obj | None:
-    return zone.cards[-1] if zone.cards else None
+def fn_top(g: Game, zone: Zone | None) -> Obj | None:
+    """The top card of a zone, or none."""
+    return zone.cards[-1] if zone is not None and zone.cards else None
 
 
-def fn_bottom(g: Game, zone: Zone) -> Obj | None:
-    return zone.cards[0] if zone.cards else None
+def fn_bottom(g: Game, zone: Zone | None) -> Obj | None:
+    """The bottom card of a zone, or none."""
+    return zone.cards[0] if zone is not None and zone.cards else None
 
 
 def fn_first(g: Game, items: Any) -> Any:
-    items = list(items)
+    """The first item of a list or range, or none."""
+    items = list(items) if items is not None else []
     return items[0] if items else None
 
 
 def fn_size(g: Game, items: Any) -> int:
+    """How many items a list or range has."""
     return len(items) if items is not None else 0
 
 
-def fn_opponent(g: Game, p: Player) -> Player:
-    return g.opponent(p)
+def fn_opponent(g: Game, p: Player | None) -> Player | None:
+    """The next player in seat order (the only opponent in a two-player game)."""
+    return None if p is None else g.opponent(p)
+
+
+def fn_others(g: Game, p: Player | None) -> list[Player]:
+    """Every player but `p`, in seat order."""
+    return [q for q in g.players if q is not p]
 
 
 def fn_players(g: Game) -> list[Player]:
+    """Every player, in seat order."""
     return list(g.players)
 
 
 def fn_player_count(g: Game) -> int:
+    """How many players the game has."""
     return len(g.players)
 
 
 def fn_seat(g: Game, index: int) -> Player:
+    """The player in seat `index` (0 is the first; counted round the table)."""
     return g.players[index % len(g.players)]
 
 
+def fn_index_of(g: Game, p: Player | None) -> int | None:
+    """A player's seat number (0 is the first)."""
+    return None if p is None else p.index
+
+
 def fn_min(g: Game, a: int, b: int) -> int:
+    """The smaller of two numbers."""
     return min(a, b)
 
 
 def fn_max(g: Game, a: int, b: int) -> int:
+    """The larger of two numbers."""
     return max(a, b)
 
 
 def fn_abs(g: Game, a: int) -> int:
+    """A number without its sign."""
     return abs(a)
 
 
-def fn_has(g: Game, obj: Obj, timing: str) -> bool:
-    return g.has(obj, timing)
+def fn_roll(g: Game, sides: int) -> int:
+    """A number from 0 to sides-1 from the game's seeded generator (0 when sides < 1)."""
+    return g.rng.randrange(sides) if sides > 0 else 0
+
+
+def fn_has(g: Game, obj: Obj | None, timing: str) -> bool:
+    """Whether a card has a block for the timing."""
+    return obj is not None and g.has(obj, timing)
 
 
 def fn_new_object(g: Game, kind: str, zone: Zone | None, owner: Player | None) -> Obj:
+    """A new object of a kind (such as an attack), in a zone (or none), with an owner."""
     return g.new_object(kind, None, owner, zone, {})
 
 
-def fn_remove(g: Game, obj: Obj) -> None:
-    g.remove_object(obj)
+def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:
+    """A new copy of a declared card, owned by a player, in a zone."""
+    return g.new_card(ident, owner, zone)
 
 
-def fn_picked(g: Game, p: Player, character: str) -> bool:
-    return character in p.picks
+def fn_remove(g: Game, obj: Obj | None) -> None:
+    """Take an object out of the game (it leaves its zone; what was made for it ends)."""
+    if obj is not None:
+        g.remove_object(obj)
+
+
+def fn_stop_effects(g: Game, card: Obj | None) -> None:
+    """End what a card's anchored blocks registered (modifiers, guards) while it stays put."""
+    if card is not None:
+        g.release(card)
+
+
+def fn_picked(g: Game, p: Player | None, character: str) -> bool:
+    """Whether a player picked the character."""
+    return p is not None and character in p.picks
 
 
 def fn_any_picked(g: Game, character: str) -> bool:
+    """Whether any player picked the character."""
     return any(character in p.picks for p in g.players)
 
 
 def fn_addendum_active(g: Game, name: str) -> bool:
+    """Whether an addendum is in force in this game (a player hosts one of its characters)."""
     return name in g.active_addenda
 
 
+def fn_characters(g: Game) -> list[str]:
+    """Every declared character."""
+    return list(g.rules.characters)
+
+
+def fn_character_prop(g: Game, character: str, key: str) -> Any:
+    """An option of a character declaration (whole numbers as numbers), or none."""
+    value = g.rules.characters.get(character, {}).get(key)
+    if isinstance(value, str) and value.lstrip("-").isascii() and value.lstrip("-").isdecimal():
+        return int(value)
+    return value
+
+
+def fn_card_ids(g: Game) -> list[str]:
+    """Every declared card."""
+    return list(g.rules.cards)
+
+
+def fn_card_prop(g: Game, ident: str, name: str) -> Any:
+    """A property of a declared card (its field's default when the card does not set it)."""
+    card = g.rules.cards.get(ident)
+    if card is None:
+        return None
+    return card.props.get(name, g.rules.field_defaults.get(name))
+
+
 def fn_left(g: Game, pair: Pair | None) -> int | None:
+    """The left side of a two-sided value (none for `-`)."""
     return pair.left if pair is not None else None
 
 
 def fn_right(g: Game, pair: Pair | None) -> int | None:
+    """The right side of a two-sided value (none for `-`)."""
     return pair.right if pair is not None else None
 
 
 def fn_braced(g: Game, pair: Pair | None) -> bool:
+    """Whether a two-sided value is written in braces, like {1/2}."""
     return bool(pair is not None and pair.braced)
 
 
 def fn_pair(g: Game, left: int | None, right: int | None, braced: bool = False) -> Pair:
+    """A two-sided value from its sides (none for `-`)."""
     return Pair(left, right, bool(braced))
 
 
-def fn_low(g: Game, rng: tuple[int, ...]) -> int | None:
+def fn_low(g: Game, rng: tuple[int, ...] | None) -> int | None:
+    """The lowest value of a range, or none when it is empty."""
     return min(rng) if rng else None
 
 
-def fn_high(g: Game, rng: tuple[int, ...]) -> int | None:
+def fn_high(g: Game, rng: tuple[int, ...] | None) -> int | None:
+    """The highest value of a range, or none when it is empty."""
     return max(rng) if rng else None
 
 
@@ -135,15 +218,13 @@ def fn_span(g: Game, low: int, high: int) -> tuple[int, ...]:
 
 
 def fn_contains(g: Game, items: Any, item: Any) -> bool:
+    """Whether a list or range holds the item."""
     return items is not None and item in items
 
 
 def fn_is_none(g: Game, value: Any) -> bool:
+    """Whether a value is none."""
     return value is None
-
-
-def fn_index_of(g: Game, p: Player) -> int:
-    return p.index
 
 
 def fn_change(g: Game, left: int, right: int) -> Delta:
@@ -152,52 +233,10 @@ def fn_change(g: Game, left: int, right: int) -> Delta:
 
 
 def fn_expand(g: Game, near: int, far: int) -> RangeChange:
-    """Range expansion: `near` more values below the low end, `far` above the high end."""
+    """A range change: `near` more values below the low end, `far` above the high end."""
     return RangeChange(0, int(near), int(far))
 
 
 def fn_shift(g: Game, amount: int) -> RangeChange:
-    """Move every value of a range by `amount` (3-4 shifted by -1 is 2-3)."""
+    """A range change that moves every value by `amount` (3-4 shifted by -1 is 2-3)."""
     return RangeChange(int(amount), 0, 0)
-
-
-def fn_character_prop(g: Game, character: str, key: str) -> Any:
-    """An option of a character declaration (numbers as int), or None."""
-    value = g.rules.characters.get(character, {}).get(key)
-    if isinstance(value, str) and value.lstrip("-").isdigit():
-        return int(value)
-    return value
-
-
-def fn_characters(g: Game) -> list[str]:
-    return list(g.rules.characters)
-
-
-def fn_roll(g: Game, sides: int) -> int:
-    """A number from 0 to sides-1 from the game's generator."""
-    return g.rng.randrange(sides) if sides > 0 else 0
-
-
-def fn_card_ids(g: Game) -> list[str]:
-    return list(g.rules.cards)
-
-
-def fn_card_prop(g: Game, ident: str, name: str) -> Any:
-    card = g.rules.cards.get(ident)
-    if card is None:
-        return None
-    return card.props.get(name, g.rules.field_defaults.get(name))
-
-
-def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:
-    return g.new_card(ident, owner, zone)
-
-
-def fn_stop_effects(g: Game, card: Obj | None) -> None:
-    """End what a card's anchored blocks registered (modifiers, guards) while it stays put."""
-    if card is not None:
-        g.release(card)
-
-
-def fn_others(g: Game, p: Player) -> list[Player]:
-    return [q for q in g.players if q is not p]

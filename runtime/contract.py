@@ -58,4 +58,5 @@ DATA_API = frozenset({
     "zones", "counters", "picks", "index",  # players
     "fields", "tokens", "owner", "zone", "name", "kind", "uid",  # objects
     "cards",  # zones
+    "get", "append",  # reading `fields`/`tokens` (dicts), building menu entries (a list)
 })

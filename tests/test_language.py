@@ -1,0 +1,288 @@
+"""Every statement kind and every built-in compiled and run, with none and empty cases; the
+passes handle every node kind; generated code stays within the runtime contract; and a golden
+file holds the Python generated for a tiny game."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardsmith.compiler import syntax as s
+from cardsmith.compiler.builtins import BUILTINS
+from cardsmith.compiler.check_expr import ExprChecker
+from cardsmith.compiler.check_stmt import StmtChecker
+from cardsmith.compiler.depends import _Reads
+from cardsmith.compiler.gen_expr import ExprGen
+from cardsmith.compiler.gen_stmt import StmtGen
+from cardsmith.compiler.load import build_sources, bundled_games
+from cardsmith.compiler.unparse import _Unparse
+from cardsmith.runtime import builtins as runtime_builtins
+from cardsmith.runtime import contract
+from cardsmith.runtime.agents import ScriptedAgent
+from cardsmith.runtime.game import Game, RuleViolation
+from cardsmith.runtime.log import lines_for
+from cardsmith.runtime.values import Pair
+from tests.helpers import built
+
+GAME = '''game lang "语言":
+    players 2
+    start main
+
+token chip "筹码"
+token mark "标记": owned
+zone bank "银行": shared, holds chip mark, supply
+zone pile "牌堆": shared, holds cards, hidden
+zone hand "手": per player, holds cards, owner
+zone purse "钱包": per player, holds chip mark, max 5
+counter score "分数": per player
+counter turn "回合": global
+field power "力量": int, default 0
+field hue "颜色": one of red blue, default red
+character hero "英雄": number 7
+character sidekick "帮手": number 8
+timing on_play(x) "打出时": default 0
+event poke(p) "戳"
+kind thing "东西"
+keyword strong "强" = self.score >= 3
+value double(n) = n * 2
+
+card coin "硬币":
+    power 2
+    on_play:
+        self.score += x
+        return x + 1
+
+procedure main "一局":
+    step 1 "运行":
+        pass
+'''
+
+
+def run(body: str, answers: list[Any] | None = None) -> tuple[Any, Game]:
+    """Compile `procedure t(p)` with the body into the game above, call it for P1, return
+    its value and the game."""
+    text = GAME + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n"))
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    errors = [str(d) for d in result.diagnostics if d.severity == "error"]
+    assert result.rules is not None and not errors, errors
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(answers or []), ScriptedAgent()], seed=1)
+    value = result.rules.procedures["t"](g, g.players[0])
+    return value, g
+
+
+# ---- statements ------------------------------------------------------------------------
+
+STATEMENTS: dict[type, tuple[str, Any]] = {
+    s.Let: ("let x = 2\nreturn x", 2),
+    s.Assign: ("p.score = 4\nreturn p.score", 4),
+    s.AugAssign: ("p.score += 3\np.score -= 1\nreturn p.score", 2),
+    s.Move: ("let n = move 7 chip from bank to p.purse\nreturn [n, count(p.purse, chip)]", [5, 5]),
+    s.Put: ("let c = new_card(coin, p, pile)\nput c into p.hand\nreturn [count(pile), count(p.hand)]", [0, 1]),
+    s.Emit: ("once when poke(q):\n    q.score = 9\nemit poke(p)\nreturn p.score", 9),
+    s.Modify: ("let c = new_card(coin, p, pile)\nmodify c.power by 3\nreturn c.power", 5),
+    s.Forbid: ("let c = new_card(coin, p, p.hand)\nmove 2 chip from bank to c\nforbid chip from c\n"
+               "return count(c, chip)", 2),
+    s.Reveal: ("let c = new_card(coin, p, p.hand)\nreveal c to opponent(p)\nreturn 1", 1),
+    s.Shuffle: ("new_card(coin, p, pile)\nnew_card(coin, p, pile)\nshuffle pile\nreturn count(pile)", 2),
+    s.Log: ('log "a {} b", 3\nlog "only {}", p to p\nreturn 0', 0),
+    s.Expect: ('expect 1 == 1 "holds"\nreturn 1', 1),
+    s.Return: ("return", None),
+    s.CallStmt: ("double(3)\nreturn 1", 1),
+    s.Pass: ("pass\nreturn 1", 1),
+    s.Break: ("let n = 0\nwhile true:\n    n += 1\n    if n == 3:\n        break\nreturn n", 3),
+    s.If: ("if p.score > 0:\n    return 1\nelif p.score == 0:\n    return 2\nelse:\n    return 3", 2),
+    s.For: ("let n = 0\nfor x in [1, 2, 3]:\n    n += x\nfor y in []:\n    n += 100\nreturn n", 6),
+    s.While: ("let n = 0\nwhile n < 4:\n    n += 1\nreturn n", 4),
+    s.Repeat: ("let n = 0\nrepeat 3:\n    n += 2\nrepeat 0:\n    n += 100\nreturn n", 6),
+    s.Menu: ('choose for p "哪个":\n    option "一" passive:\n        return 1\n    option "二":\n'
+             '        return 2', 2),
+    s.Once: ("once when poke(q) if q == p:\n    p.score += 5\nemit poke(opponent(p))\nemit poke(p)\n"
+             "emit poke(p)\nreturn p.score", 5),
+}
+
+
+@pytest.mark.parametrize("kind", list(STATEMENTS), ids=lambda k: k.__name__)
+def test_every_statement_kind_compiles_and_runs(kind: type) -> None:
+    body, expected = STATEMENTS[kind]
+    value, _ = run(body, answers=["二"] if kind is s.Menu else None)
+    assert value == expected
+
+
+def test_the_statement_table_covers_every_statement_kind() -> None:
+    kinds = set(s.Stmt.__args__)  # type: ignore[attr-defined]
+    assert kinds - {s.End} == set(STATEMENTS), "add a case for the new statement kind"
+
+
+def test_end_statements_end_the_game_with_their_reason() -> None:
+    from cardsmith.runtime.game import GameOver
+    for body, result in (('lose p "太弱"', "P1 loses"), ("win [p, opponent(p)]", "P1, P2 win"),
+                         ('draw_game none "平"', "draw")):
+        with pytest.raises(GameOver) as over:
+            run(body)
+        assert over.value.reason == result
+
+
+def test_a_failed_expectation_stops_a_scenario() -> None:
+    from cardsmith.runtime.game import ExpectationFailed
+    with pytest.raises(ExpectationFailed, match="no"):
+        run('expect 1 == 2 "no"')
+
+
+def test_log_lines_reach_their_readers() -> None:
+    _, g = run(STATEMENTS[s.Log][0])
+    assert lines_for(g.lines, 0) == ["a 3 b", "only P1"] and lines_for(g.lines, 1) == ["a 3 b"]
+
+
+# ---- built-ins -------------------------------------------------------------------------
+
+BUILTIN_CASES: dict[str, list[tuple[str, Any]]] = {
+    "count": [("move 2 chip from bank to p.purse\nreturn count(p.purse)", 2), ("return count(pile)", 0),
+              ("return count(none)", 0), ("return count([1, 2])", 2),
+              ("let c = new_card(coin, p, pile)\nreturn count(c, chip)", 0)],
+    "owned": [("move 1 mark of p from bank to p.purse\nreturn owned(p.purse, mark, p)", 1),
+              ("return owned(none, mark, p)", 0)],
+    "space": [("move 2 chip from bank to p.purse\nreturn space(p.purse)", 3), ("return space(none)", 0)],
+    "cards": [("new_card(coin, p, pile)\nreturn size(cards(pile))", 1), ("return cards(none)", [])],
+    "top": [("return top(pile)", None), ("return top(none)", None),
+            ("let c = new_card(coin, p, pile)\nreturn top(pile) == c", True)],
+    "bottom": [("return bottom(pile)", None), ("let c = new_card(coin, p, pile)\nreturn bottom(pile) == c", True)],
+    "first": [("return first([4, 5])", 4), ("return first([])", None), ("return first(none)", None)],
+    "size": [("return size([1, 2, 3])", 3), ("return size([])", 0), ("return size(none)", 0)],
+    "opponent": [("return index_of(opponent(p))", 1), ("return opponent(none)", None)],
+    "others": [("return size(others(p))", 1)],
+    "players": [("return size(players())", 2)],
+    "player_count": [("return player_count()", 2)],
+    "seat": [("return index_of(seat(3))", 1)],
+    "index_of": [("return index_of(p)", 0), ("return index_of(none)", None)],
+    "min": [("return min(3, 5)", 3)],
+    "max": [("return max(3, 5)", 5)],
+    "abs": [("return abs(-4)", 4)],
+    "roll": [("let r = roll(6)\nreturn r >= 0 and r < 6", True), ("return roll(0)", 0)],
+    "has": [("let c = new_card(coin, p, pile)\nreturn [has(c, on_play), has(none, on_play)]", [True, False])],
+    "new_object": [("let o = new_object(thing, none, p)\nreturn o.kind", "thing")],
+    "new_card": [("let c = new_card(coin, p, pile)\nreturn c.power", 2)],
+    "remove": [("let c = new_card(coin, p, pile)\nremove(c)\nremove(none)\nreturn count(pile)", 0)],
+    "stop_effects": [("stop_effects(none)\nreturn 1", 1)],
+    "picked": [("return [picked(p, hero), picked(p, sidekick), picked(none, hero)]", [True, False, False])],
+    "any_picked": [("return any_picked(sidekick)", True)],
+    "addendum_active": [("return addendum_active(thing)", False)],
+    "characters": [("return size(characters())", 2)],
+    "character_prop": [('return character_prop(hero, "number")', 7), ('return character_prop(hero, "none")', None)],
+    "card_ids": [("return card_ids()", ["coin"])],
+    "card_prop": [('return [card_prop(coin, "power"), card_prop(coin, "hue")]', [2, "red"])],
+    "left": [("return left(3/1)", 3), ("return left(-/1)", None), ("return left(none)", None)],
+    "right": [("return right(3/1)", 1)],
+    "braced": [("return [braced({1/2}), braced(1/2), braced(none)]", [True, False, False])],
+    "pair": [("return pair(2, 1)", Pair(2, 1)), ("return pair(none, 1, true)", Pair(None, 1, True))],
+    "low": [("return low(3-5)", 3), ("return low(span(5, 2))", None), ("return low(none)", None)],
+    "high": [("return high(3-5)", 5)],
+    "span": [("return span(2, 4)", (2, 3, 4)), ("return span(4, 2)", ())],
+    "contains": [("return [contains(3-5, 4), contains([], 4), contains(none, 4)]", [True, False, False])],
+    "is_none": [("return [is_none(none), is_none(0)]", [True, False])],
+    "change": [("return 3/1 + change(1, 2)", Pair(4, 3))],
+    "expand": [("return 3-4 + expand(1, 1)", (2, 3, 4, 5))],
+    "shift": [("return 3-4 + shift(-1)", (2, 3))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_builtin_compiles_and_runs(name: str) -> None:
+    for body, expected in BUILTIN_CASES[name]:
+        value, _ = run(body)
+        assert value == expected, body
+
+
+def test_the_builtin_registry_is_complete() -> None:
+    """Registry, runtime and tests agree; every built-in has a description."""
+    functions = {n for n in vars(runtime_builtins) if n.startswith("fn_")}
+    assert {b.runtime_name for b in BUILTINS.values()} == functions
+    assert set(BUILTIN_CASES) == set(BUILTINS)
+    assert all(b.doc for b in BUILTINS.values()), [b.name for b in BUILTINS.values() if not b.doc]
+
+
+def test_count_inlined_and_called_agree_on_a_missing_holder() -> None:
+    """`count(x, chip)` is inlined for a known token; both forms count a missing holder as 0."""
+    value, _ = run("let c = none\nlet n = count(c, chip)\nlet k = count(c, chip, p)\nreturn [n, k]")
+    assert value == [0, 0]
+
+
+def test_counting_a_card_needs_a_token_kind() -> None:
+    with pytest.raises(RuleViolation):
+        run("let c = new_card(coin, p, pile)\nreturn count(c)")
+
+
+def test_a_two_sided_change_adds_per_side() -> None:
+    value, _ = run("return 2/2 + +1/-1")
+    assert value == Pair(3, 1)
+
+
+# ---- passes and the contract -----------------------------------------------------------
+
+EXPRESSIONS = set(s.Expr.__args__)  # type: ignore[attr-defined]
+STATEMENT_KINDS = set(s.Stmt.__args__)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("visitor", "kinds"), [
+    (ExprChecker, EXPRESSIONS), (StmtChecker, STATEMENT_KINDS), (ExprGen, EXPRESSIONS),
+    (StmtGen, STATEMENT_KINDS), (_Unparse, EXPRESSIONS), (_Reads, STATEMENT_KINDS)])
+def test_every_pass_handles_every_kind(visitor: type, kinds: set[type]) -> None:
+    missing = sorted(k.__name__ for k in kinds if not visitor.handles(k))
+    assert missing == [], f"{visitor.__name__} does not handle {missing}"
+
+
+def test_a_pass_fails_loudly_on_a_kind_it_does_not_know() -> None:
+    from cardsmith.compiler.visit import Unhandled
+
+    class Stranger(s.Node):
+        span = s.NO_SPAN
+    with pytest.raises(Unhandled, match="does not handle Stranger"):
+        _Unparse().visit(Stranger())
+
+
+def _generated(game: str) -> ast.Module:
+    source = built(game).python_source
+    assert source is not None
+    return ast.parse(source)
+
+
+@pytest.mark.parametrize("game", bundled_games())
+def test_generated_code_uses_only_the_runtime_contract(game: str) -> None:
+    tree = _generated(game)
+    used_rt = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+               and isinstance(n.value, ast.Name) and n.value.id == "rt"}
+    used_g = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+              and isinstance(n.value, ast.Name) and n.value.id == "g"}
+    other = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+             and not (isinstance(n.value, ast.Name) and n.value.id in ("rt", "g"))}
+    assert used_rt <= set(contract.exported), used_rt - set(contract.exported)
+    assert used_g <= contract.GAME_API, used_g - contract.GAME_API
+    assert other <= contract.DATA_API, other - contract.DATA_API
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert all(isinstance(n, ast.ImportFrom) and n.module in ("cardsmith.runtime", "cardsmith.runtime.contract")
+               for n in imports)
+
+
+def test_spec_constructors_take_keyword_arguments() -> None:
+    tree = _generated("sakura")
+    specs = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr.endswith(("Spec", "Def", "RuleSet"))]
+    assert specs and all(not n.args for n in specs)
+
+
+GOLDEN = Path(__file__).parent / "data" / "generated" / "tiny_game.py"
+
+
+def test_the_python_generated_for_a_tiny_game_is_as_recorded() -> None:
+    """A golden file: a change to the generator shows here as a diff to review
+    (CARDSMITH_UPDATE_GOLDEN=1 rewrites it)."""
+    text = GAME + "\nprocedure t(p):\n    let n = count(p.purse)\n    if n > 0:\n        p.score += n\n"
+    result = build_sources({"tiny.csm": text}, use_cache=False, need_model=True)
+    assert result.python_source is not None
+    if os.environ.get("CARDSMITH_UPDATE_GOLDEN"):
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(result.python_source, "utf-8")
+    assert result.python_source == GOLDEN.read_text("utf-8")
