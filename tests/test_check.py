@@ -119,3 +119,15 @@ def test_unused_declarations_are_warned_about() -> None:
                      ("W202", "no card fills the timing 'on_sleep'"), ("W202", "procedure 'helper' is never used"),
                      ("W202", "value 'twice' is never used")]
     assert all(d.severity == "warning" for d in result.diagnostics)
+
+
+def test_a_replacement_must_define_what_later_steps_use() -> None:
+    text = ('procedure tally(p):\n    step 1 "数":\n        let n = count(p.purse)\n'
+            '    step 2 "记":\n        p.score = n\n'
+            'addendum fast "快":\n    instead of tally step 1 "不数":\n        pass\n')
+    result = build_text(text)
+    (d,) = problems(result.diagnostics)
+    assert d.code == "E116" and "'n'" in d.message and "step 2 of tally" in d.message
+    assert d.span.line == 7  # the `instead of` line
+    fixed = build_text(text.replace("        pass\n", "        let n = 0\n"))
+    assert problems(fixed.diagnostics) == []
