@@ -297,6 +297,15 @@ class Builder(Transformer[Token, Any]):
     def log_to(self, meta: Any, ch: list[Any]) -> tuple[str, Any]:
         return ("to", ch[0])
 
+    def expect_offered(self, meta: Any, ch: list[Any]) -> s.ExpectOffered:
+        return s.ExpectOffered(ch[0], _unquote(str(ch[1])), True, self._span(meta))
+
+    def expect_not_offered(self, meta: Any, ch: list[Any]) -> s.ExpectOffered:
+        return s.ExpectOffered(ch[0], _unquote(str(ch[1])), False, self._span(meta))
+
+    def expect_winner(self, meta: Any, ch: list[Any]) -> s.ExpectWinner:
+        return s.ExpectWinner(ch[0], self._span(meta))
+
     def expect_stmt(self, meta: Any, ch: list[Any]) -> s.Expect:
         msg = _unquote(str(ch[1])) if len(ch) > 1 else None
         return s.Expect(ch[0], msg, self._span(meta))

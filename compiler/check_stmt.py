@@ -190,6 +190,12 @@ class StmtChecker(Visitor[None]):
     def visit_Expect(self, st: s.Expect) -> None:
         self.expr(st.cond)
 
+    def visit_ExpectOffered(self, st: s.ExpectOffered) -> None:
+        self.expect(st.player, (Type.PLAYER,), "a player")
+
+    def visit_ExpectWinner(self, st: s.ExpectWinner) -> None:
+        self.expect(st.player, (Type.PLAYER,), "a player (or none for a draw)")
+
     def visit_Return(self, st: s.Return) -> None:
         if st.value is None:
             return

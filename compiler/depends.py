@@ -150,7 +150,7 @@ class _Reads(Visitor[None]):
 
     visit_Move = visit_Put = visit_Emit = visit_Modify = visit_Forbid = visit_Reveal = _acts
     visit_Shuffle = visit_Log = visit_Expect = visit_End = visit_CallStmt = visit_Pass = _acts
-    visit_Break = visit_Once = _acts
+    visit_Break = visit_Once = visit_ExpectOffered = visit_ExpectWinner = _acts
 
 
 def check_reads(checked: Checked, check: s.Check) -> CheckReads:

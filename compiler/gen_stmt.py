@@ -156,6 +156,15 @@ class StmtGen(Visitor[None]):
         self.out.emit(f"rt.expect({self.expr(st.cond)}, {self.out.const(st.message or 'expectation')}, "
                       f"{self.out.const(where)})", st.span)
 
+    def visit_ExpectOffered(self, st: s.ExpectOffered) -> None:
+        where = self.out.const(f"{st.span.file}:{st.span.line}")
+        self.out.emit(f"rt.expect_offered(g, {self.expr(st.player)}, {self.out.const(st.label)}, "
+                      f"{st.offered!r}, {where})", st.span)
+
+    def visit_ExpectWinner(self, st: s.ExpectWinner) -> None:
+        where = self.out.const(f"{st.span.file}:{st.span.line}")
+        self.out.emit(f"rt.expect_winner(g, {self.expr(st.player)}, {where})", st.span)
+
     def visit_End(self, st: s.End) -> None:
         reason = f", {self.out.const(st.reason)}" if st.reason is not None else ""
         self.out.emit(f"g.end({st.kind!r}, {self.expr(st.player)}{reason})", st.span)

@@ -171,8 +171,13 @@ class Generator:
         with out.function(fn, (), scen.span, what=f"scenario {name}"):
             for i in range(1, 11):
                 out.emit(f"{out.local(f'p{i}')} = g.players[{i - 1}] if len(g.players) >= {i} else None")
-            for blk in scen.blocks:
-                self.stmts.body(blk.body)
+            for blk in scen.blocks:  # a block that ends the game leaves the next ones to check it
+                out.emit("try:")
+                with out.block():
+                    self.stmts.body(blk.body)
+                out.emit("except rt.GameOver:")
+                with out.block():
+                    out.emit("pass")
 
     def build_rules(self, game: s.Entity) -> None:
         """`build_rules()`: the RuleSet, every spec built with keyword arguments."""

@@ -407,6 +407,25 @@ class Expect(Node):
 
 
 @dataclass(frozen=True)
+class ExpectOffered(Node):
+    """`expect [not] offered P "label"` (scenarios): P's next decision offers (or does not
+    offer) an option whose label starts with or holds the text."""
+
+    player: Expr
+    label: str
+    offered: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExpectWinner(Node):
+    """`expect winner P` (scenarios): the game has ended and P won (`none`: a draw)."""
+
+    player: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
 class Return(Node):
     """`return [VALUE]`: leave the procedure (with a value)."""
 
@@ -520,7 +539,7 @@ class Once(Node):
 
 
 Stmt = Union[
-    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Reveal, Shuffle, Log, Expect, Return, End,
+    Let, Assign, AugAssign, Move, Put, Emit, Modify, Forbid, Reveal, Shuffle, Log, Expect, ExpectOffered, ExpectWinner, Return, End,
     CallStmt, Pass, Break, If, For, While, Repeat, Menu, Once,
 ]
 

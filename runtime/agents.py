@@ -98,9 +98,12 @@ class ActiveAgent(RandomAgent):
 
 
 class ScriptedAgent:
-    """Answers from a list: an int is an index, a string the start of an option label.
+    """Answers from a list (scenarios and tests).
 
-    When the script runs out, it falls back to the first option (or raises when strict)."""
+    A number answers a number choice by its value, any other choice by the option's index;
+    a text picks the one option whose label is it, starts with it or holds it (an answer
+    that fits several is an error). When the script runs out it takes the first option, or
+    raises when strict."""
 
     def __init__(self, answers: list[int | str] | None = None, strict: bool = False) -> None:
         self.answers = list(answers or [])
@@ -113,11 +116,21 @@ class ScriptedAgent:
             return 0
         answer = self.answers.pop(0)
         if isinstance(answer, int):
-            return answer
-        for i, label in enumerate(request.options):
-            if label.startswith(answer) or answer in label:
-                return i
-        raise LookupError(f"no option matching {answer!r} in {request.options}")
+            return answer - request.low if request.kind == "number" and request.low is not None else answer
+        return self._by_label(answer, request)
+
+    @staticmethod
+    def _by_label(answer: str, request: ChoiceRequest) -> int:
+        options = request.options
+        for test in (lambda label: label == answer, lambda label: label.startswith(answer),
+                     lambda label: answer in label):
+            found = [i for i, label in enumerate(options) if test(label)]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise LookupError(f"the answer {answer!r} fits several options of {request.prompt!r}: "
+                                  f"{[options[i] for i in found]}")
+        raise LookupError(f"no option matching {answer!r} in {options}")
 
 
 class AgentError(Exception):

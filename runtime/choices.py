@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from .agents import ChoiceRequest
-from .errors import RuleViolation
+from .errors import ExpectationFailed, RuleViolation
 from .state import Player
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ class Choices:
     logging: bool
     recorder: Recorder
     decisions: list[tuple[int, int]]
+    offer_checks: list[tuple[int, str, bool, str]]  # seat, label, offered?, where (scenarios)
     _in_action: bool
 
     describe: Callable[..., str]  # see views.Seeing
@@ -34,11 +35,23 @@ class Choices:
              count: int, low: int | None = None, passive: frozenset[int] = frozenset(),
              preferred: Callable[[], frozenset[int]] | None = None) -> int:
         request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive, preferred)
+        if self.offer_checks:
+            self._check_offers(request)
         answer = p.agent.choose(request)
         if not 0 <= answer < count:
             raise RuleViolation(f"agent answered {answer} to a choice of {count}")
         self.decisions.append((p.index, answer))
         return answer
+
+    def _check_offers(self, request: ChoiceRequest) -> None:
+        """Scenario checks (`expect [not] offered`) waiting for this seat's next decision."""
+        mine = [c for c in self.offer_checks if c[0] == request.player]
+        self.offer_checks = [c for c in self.offer_checks if c[0] != request.player]
+        for _, label, wanted, where in mine:
+            found = any(option.startswith(label) or label in option for option in request.options)
+            if found != wanted:
+                verb = "was not offered" if wanted else "was offered"
+                raise ExpectationFailed(f"{where}: {label!r} {verb} at {request.prompt!r}: {request.options}")
 
     def pick(self, p: Player, items: Iterable[Any], prompt: str, optional: bool,
              prefer: Callable[[Any], Any] | None = None) -> Any:

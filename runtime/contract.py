@@ -12,7 +12,21 @@ from collections.abc import Callable
 from typing import Any
 
 from . import builtins as _functions
-from .ops import add, at, card_of, each, expect, hosts, num, same, sub, tick
+from .errors import GameOver
+from .ops import (
+    add,
+    at,
+    card_of,
+    each,
+    expect,
+    expect_offered,
+    expect_winner,
+    hosts,
+    num,
+    same,
+    sub,
+    tick,
+)
 from .rules import (
     GENERATED_PREFIX,
     ActionSpec,
@@ -42,7 +56,8 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
     "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
-    "add", "at", "card_of", "each", "expect", "hosts", "num", "same", "sub", "tick",
+    "add", "at", "card_of", "each", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
+    "sub", "tick", "GameOver",
     *BUILTIN_FUNCTIONS,
 ]
 

@@ -50,6 +50,8 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.winner: int | None = None
         self.result = ""
         self.cause: str | None = None  # why the game ended, in the game's words
+        self.offer_checks = []
+        self.winner_checked = False  # a scenario checked who won
         self._uid = 0
         self.players = [Player(i, p, a) for i, (p, a) in enumerate(zip(picks, agents, strict=True))]
         self.recorder = Recorder(self)

@@ -56,6 +56,22 @@ def expect(cond: Any, message: str, where: str) -> None:
         raise ExpectationFailed(f"{where}: {message}")
 
 
+def expect_offered(g: Game, p: Player, label: str, offered: bool, where: str) -> None:
+    """Check, at p's next decision, that an option with this label is (or is not) offered."""
+    g.offer_checks.append((p.index, label, offered, where))
+
+
+def expect_winner(g: Game, p: Player | None, where: str) -> None:
+    """The game has ended, won by p (None: drawn)."""
+    g.winner_checked = True
+    if not g.result:
+        raise ExpectationFailed(f"{where}: the game has not ended")
+    wanted = None if p is None else p.index
+    if g.winner != wanted:
+        name = "a draw" if wanted is None else f"P{wanted + 1} to win"
+        raise ExpectationFailed(f"{where}: expected {name}, but the game ended: {g.result}")
+
+
 def tick(g: Game) -> None:
     """Count loop iterations so a rule that never ends becomes an error, not a hang."""
     g.loops += 1

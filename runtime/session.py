@@ -75,6 +75,11 @@ def play(game: Game) -> GameResult:
 
 def run_scenario(rules: RuleSet, name: str) -> str | None:
     """Run one scenario; returns None when it passes, or what went wrong."""
+    return play_scenario(rules, name)[0]
+
+
+def play_scenario(rules: RuleSet, name: str) -> tuple[str | None, Game]:
+    """Run one scenario: what went wrong (None when it passes) and the game it played."""
     props = rules.scenario_props.get(name, {})
     words = props.get("players", [])
     sides: list[list[str]] = [[]]
@@ -85,23 +90,29 @@ def run_scenario(rules: RuleSet, name: str) -> str | None:
             sides[-1].extend(w.split("/"))
     while len(sides) < rules.table.min_players:
         sides.append([])
-    seed = int(props.get("seed", ["0"])[0]) if props.get("seed") else 0
+    seed = int(props["seed"][0]) if props.get("seed") else 0
     scripts: list[list[int | str]] = [[] for _ in sides]
-    script = props.get("script", [])
     current = 0
-    for w in script:
-        if w.startswith("p") and w[1:].isdigit():
+    for w in props.get("script", []):
+        if w.startswith("p") and _decimal(w[1:]):
             current = int(w[1:]) - 1
         else:
-            scripts[current].append(int(w) if w.isdigit() else w)
+            scripts[current].append(int(w) if _decimal(w) else w)
     agents = [ScriptedAgent(s, strict=True) for s in scripts]
     game = Game(rules, sides, agents, seed)
     try:
         rules.scenarios[name](game)
     except ExpectationFailed as exc:
-        return str(exc)
-    except GameOver:
-        return None if props.get("start", [""])[0] == "ends" else f"game ended: {game.result}"
-    except Exception as exc:  # noqa: BLE001 - a rule error or an exhausted script fails the scenario
-        return located(rules, exc)
-    return None
+        return str(exc), game
+    except Exception as exc:  # noqa: BLE001 - a rule error or a script that does not fit fails it
+        return located(rules, exc), game
+    if game.result and not game.winner_checked and props.get("start", [""])[0] != "ends":
+        return f"game ended: {game.result}", game
+    unused = [f"P{i + 1}: {', '.join(map(str, a.answers))}" for i, a in enumerate(agents) if a.answers]
+    if unused:
+        return "scripted answers were not used: " + "; ".join(unused), game
+    return None, game
+
+
+def _decimal(text: str) -> bool:
+    return text.isascii() and text.isdecimal()

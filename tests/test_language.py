@@ -100,6 +100,8 @@ STATEMENTS: dict[type, tuple[str, Any]] = {
     s.Repeat: ("let n = 0\nrepeat 3:\n    n += 2\nrepeat 0:\n    n += 100\nreturn n", 6),
     s.Menu: ('choose for p "哪个":\n    option "一" passive:\n        return 1\n    option "二":\n'
              '        return 2', 2),
+    s.ExpectOffered: ('expect offered p "二"\nexpect not offered p "三"\nchoose for p "哪个":\n'
+                      '    option "一":\n        return 1\n    option "二":\n        return 2', 2),
     s.Once: ("once when poke(q) if q == p:\n    p.score += 5\nemit poke(opponent(p))\nemit poke(p)\n"
              "emit poke(p)\nreturn p.score", 5),
 }
@@ -108,13 +110,13 @@ STATEMENTS: dict[type, tuple[str, Any]] = {
 @pytest.mark.parametrize("kind", list(STATEMENTS), ids=lambda k: k.__name__)
 def test_every_statement_kind_compiles_and_runs(kind: type) -> None:
     body, expected = STATEMENTS[kind]
-    value, _ = run(body, answers=["二"] if kind is s.Menu else None)
+    value, _ = run(body, answers=["二"] if kind in (s.Menu, s.ExpectOffered) else None)
     assert value == expected
 
 
 def test_the_statement_table_covers_every_statement_kind() -> None:
     kinds = set(s.Stmt.__args__)  # type: ignore[attr-defined]
-    assert kinds - {s.End} == set(STATEMENTS), "add a case for the new statement kind"
+    assert kinds - {s.End, s.ExpectWinner} == set(STATEMENTS), "add a case for the new statement kind"
 
 
 def test_end_statements_end_the_game_with_their_reason() -> None:
@@ -286,3 +288,76 @@ def test_the_python_generated_for_a_tiny_game_is_as_recorded() -> None:
         GOLDEN.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN.write_text(result.python_source, "utf-8")
     assert result.python_source == GOLDEN.read_text("utf-8")
+
+
+SCENARIOS = GAME + '''
+scenario offered_and_won "提供与胜负":
+    players hero vs sidekick
+    script p1 "二"
+    run:
+        expect not offered p1 "三"
+        choose for p1 "哪个":
+            option "一":
+                pass
+            option "二":
+                lose p2 "输了"
+    verify:
+        expect winner p1
+scenario offered_wrongly "提供":
+    players hero vs sidekick
+    script p1 "二"
+    run:
+        expect offered p1 "三"
+        choose for p1 "哪个":
+            option "一":
+                pass
+            option "二":
+                pass
+scenario ended_unchecked "没检查的结局":
+    players hero vs sidekick
+    run:
+        lose p1
+scenario wrong_winner "错的胜者":
+    players hero vs sidekick
+    run:
+        lose p1
+    verify:
+        expect winner p1
+scenario unused_answer "多余的回答":
+    players hero vs sidekick
+    script p1 "一" "一"
+    run:
+        choose for p1 "哪个":
+            option "一":
+                pass
+            option "二":
+                pass
+scenario ambiguous_answer "含糊的回答":
+    players hero vs sidekick
+    script p1 "选"
+    run:
+        choose for p1 "哪个":
+            option "选一":
+                pass
+            option "选二":
+                pass
+scenario number_by_value "按数值回答":
+    players hero vs sidekick
+    script p1 7
+    run:
+        let n = number from 5 to 9 for p1 "几"
+        expect n == 7 "seven"
+'''
+
+
+def test_scenarios_check_offers_winners_and_scripts() -> None:
+    from cardsmith.runtime.session import run_scenario
+    result = build_sources({"lang.csm": SCENARIOS}, use_cache=False)
+    assert result.rules is not None
+    outcome = {name: run_scenario(result.rules, name) for name in result.rules.scenarios}
+    assert outcome["offered_and_won"] is None and outcome["number_by_value"] is None
+    assert "'三' was not offered at '哪个'" in str(outcome["offered_wrongly"])
+    assert outcome["ended_unchecked"] == "game ended: P1 loses"
+    assert "expected P1 to win, but the game ended: P1 loses" in str(outcome["wrong_winner"])
+    assert outcome["unused_answer"] == "scripted answers were not used: P1: 一"
+    assert "the answer '选' fits several options" in str(outcome["ambiguous_answer"])
