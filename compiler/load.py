@@ -90,7 +90,7 @@ def _cache_key(sources: dict[str, str]) -> str:
     """A name for the build of these sources: every part is length-prefixed, so no two
     different source sets share one."""
     h = hashlib.sha256(_compiler_fingerprint())
-    for path in sorted(sources):
+    for path in sources:  # in order: the order of the files is the order of their declarations
         for part in (path.encode(), sources[path].encode("utf-8", "surrogatepass")):
             h.update(len(part).to_bytes(8, "big") + part)
     return h.hexdigest()
@@ -226,20 +226,58 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
                                     s.Span(arg, 1, 1, 1, 1), hint="bundled games: " + ", ".join(bundled_games())))
     sources, read_diags = read_sources(collected)
     diags.extend(read_diags)
+    sources = _once_each(sources)
     for path, text in list(sources.items()):
         game = _used_game(text)
         if game is None:
             continue
         if game not in bundled_games():
-            line = next(i for i, ln in enumerate(s.source_lines(text), 1) if ln.startswith("use"))
+            line = _use_line(text)
             diags.append(Diagnostic("E107", f"unknown game {game!r}", s.Span(path, line, 5, line, 5 + len(game)),
                                     hint="bundled games: " + ", ".join(bundled_games())))
             continue
-        extra, more = read_sources(game_files(game))
+        library, more = read_sources(game_files(game))
         diags.extend(more)
-        for k, v in extra.items():
-            sources.setdefault(k, v)
-    return sources, diags
+        sources = {**library, **sources}  # the game's own files first, then the designer's
+    return _once_each(sources), diags
+
+
+def resolve_game(target: str, extra: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The sources of a game and a designer's additions to it: `target` is a bundled game's
+    name, a game folder of the designer's, or a file that starts with `use GAME`; `extra`
+    are more files or folders, each of which must add to that same game. A file that is
+    already part of the sources (the library's own, named another way) is read once."""
+    sources, diags = resolve_inputs([target, *extra])
+    games = {g for g in (_used_game(t) for t in sources.values()) if g is not None}
+    if target in bundled_games() and not Path(target).exists():
+        games.add(target)
+    if len(games) > 1:
+        for path, text in sources.items():
+            used = _used_game(text)
+            if used is not None and used != (target if target in bundled_games() else used):
+                line = _use_line(text)
+                diags.append(Diagnostic("E107", f"this file adds to {used!r}, not to {target!r}",
+                                        s.Span(path, line, 1, line, 5 + len(used))))
+    return _once_each(sources), diags
+
+
+def _once_each(sources: dict[str, str]) -> dict[str, str]:
+    """Sources with each file once, whatever path named it (under the designer's relative
+    path when there is one), in one order however they were named: the bundled library's
+    files in the library's order, then the others by path. The order of the files is the
+    order of the declarations, and so of the cards."""
+    named: dict[Path, str] = {}
+    for path in sources:
+        real = Path(path).resolve()
+        if real not in named or Path(named[real]).is_absolute() and not Path(path).is_absolute():
+            named[real] = path
+    root = library_root().resolve()
+    order = sorted(named, key=lambda real: (not real.is_relative_to(root), real.parts))
+    return {named[real]: sources[named[real]] for real in order}
+
+
+def _use_line(text: str) -> int:
+    return next((i for i, ln in enumerate(s.source_lines(text), 1) if ln.startswith("use")), 1)
 
 
 def _used_game(text: str) -> str | None:
@@ -248,6 +286,16 @@ def _used_game(text: str) -> str | None:
         if stripped.startswith("use ") and not line.startswith((" ", "\t")):
             return stripped[4:].split("#")[0].strip()
     return None
+
+
+def build_target(target: str, extra: list[str], use_cache: bool = True, need_model: bool = False) -> BuildResult:
+    """Build a game and a designer's additions (see `resolve_game`)."""
+    sources, diags = resolve_game(target, extra)
+    if not sources:
+        return BuildResult(None, diags, sources)
+    result = build_sources(sources, use_cache=use_cache, need_model=need_model)
+    result.diagnostics[:0] = diags
+    return result
 
 
 def build_game(game: str, use_cache: bool = True, need_model: bool = False) -> BuildResult:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .rules import RuleSet
 
@@ -59,3 +61,30 @@ def draw_picks(rules: RuleSet, players: int, seed: int) -> list[list[str]]:
         taken.update(chosen)
         picks.append(chosen)
     return picks
+
+
+def legal_picks(rules: RuleSet) -> list[list[str]]:
+    """Every legal set of characters for one seat, in a stable order."""
+    names = sorted(rules.characters)
+    found = [list(combo) for combo in itertools.combinations(names, rules.table.picks)]
+    if rules.table.different:
+        found = [c for c in found if len(set(_keys(rules, c))) == len(c)]
+    return found
+
+
+def legal_tables(rules: RuleSet, players: int) -> Iterator[list[list[str]]]:
+    """Every legal table of `players` seats, in a stable order (lazily: there can be many)."""
+    options = legal_picks(rules)
+    tables = (itertools.permutations(options, players) if rules.table.unique
+              else itertools.product(options, repeat=players))
+    for table in tables:
+        picks = [list(seat) for seat in table]
+        if not table_problems(rules, picks):
+            yield picks
+
+
+def count_tables(rules: RuleSet, players: int) -> int:
+    """How many legal tables of `players` seats there are (at most; with `unique` and
+    several picks per seat some share a character and are left out)."""
+    n = len(legal_picks(rules))
+    return math.perm(n, players) if rules.table.unique else n ** players
