@@ -22,7 +22,10 @@ from .refs import BuiltinRef, CallRef, CounterRef, FieldRef, Type, WordRef
 from .scope import Scope
 from .symbols import Symbols
 
-TIMING_OPTIONS = ("default", "anchored")
+TIMING_OPTIONS = {
+    "default": "`default VALUE`: what calling the timing gives for a card without a block for it",
+    "anchored": "what the block registers (modify, forbid) lasts while the card stays where it is",
+}
 
 
 class Checker:

@@ -10,9 +10,33 @@ from .checked import Context
 from .diagnostics import did_you_mean
 from .symbols import CounterInfo, FieldInfo, ZoneInfo
 
-FIELD_TYPES = {"int", "pair", "range", "text", "bool", "enum", "set", "character", "any"}
-ZONE_OPTIONS = {"per", "shared", "holds", "max", "public", "owner", "hidden", "supply", "also", "reveal"}
-COUNTER_OPTIONS = {"per", "global", "range", "starts", "absent", "public", "hidden", "owner", "logged"}
+# What each option means: the language reference is written from these tables.
+FIELD_TYPES = {
+    "int": "a whole number", "pair": "a two-sided value like 3/1", "range": "a range like 3-4 or 2",
+    "text": "words", "bool": "yes or no (the line alone means yes)", "enum": "`one of A B …`: one word",
+    "set": "`set of A B …`: any of the words", "character": "a declared character", "any": "any value",
+}
+FIELD_OPTIONS = {
+    "default": "the value a card has when it leaves the line out", "shown": "players see it on every card they can see",
+    "logged": "every change the rules write goes to the log",
+    "keyword": "(bool fields) a printed keyword: the card text must name it when it is set (W201)",
+}
+ZONE_OPTIONS = {
+    "per": "`per player`: each player has one", "shared": "one for the whole game (the default)",
+    "holds": "`holds cards TOKEN …`: what it holds", "max": "`max N`: how many tokens of a kind fit",
+    "public": "everyone sees its cards (the default)", "owner": "only its player sees its cards",
+    "hidden": "nobody sees its cards", "supply": "an unlimited source and sink of tokens",
+    "also": "`also holds TOKEN`: in an addendum, adds a token kind to a zone declared elsewhere",
+    "reveal": "`reveal FIELD`: a card in it is public while that field is true",
+}
+COUNTER_OPTIONS = {
+    "per": "`per player`: each player has one", "global": "one for the whole game (the default)",
+    "range": "`range LOW..HIGH`: values are kept within it", "starts": "`starts N` (or true, false, none)",
+    "absent": "`absent N`: in an addendum, what it counts as for a player without the addendum",
+    "public": "everyone sees it (the default)", "owner": "only its player sees it", "hidden": "nobody sees it",
+    "logged": "every change goes to the log",
+}
+TOKEN_OPTIONS = {"owned": "each token belongs to a player (`move N TOKEN of P …`)"}
 
 
 def literal_int(atom: s.Atom) -> int | None:
@@ -105,7 +129,7 @@ class Collector:
             if self._new(sym.tokens, d.name, d.name_span, "token"):
                 sym.tokens[d.name] = d
                 sym.token_owned[d.name] = "owned" in opts
-            self.allow(d, {"owned"})
+            self.allow(d, set(TOKEN_OPTIONS))
         elif d.what == "kind":
             if self._new(sym.kinds, d.name, d.name_span, "kind"):
                 sym.kinds[d.name] = d
@@ -134,7 +158,7 @@ class Collector:
                 return
             self._new(sym.zones, d.name, d.name_span, "zone")
             return
-        self.allow(d, ZONE_OPTIONS)
+        self.allow(d, set(ZONE_OPTIONS))
         holds = [a.text for a in opts["holds"].atoms] if "holds" in opts else []
         capacity = None
         if "max" in opts:
@@ -154,7 +178,7 @@ class Collector:
         sym = self.sym
         if not self._new(sym.counters, d.name, d.name_span, d.what):
             return
-        self.allow(d, COUNTER_OPTIONS)
+        self.allow(d, set(COUNTER_OPTIONS))
         low = high = absent = None
         if "range" in opts:
             atoms = opts["range"].atoms
@@ -203,7 +227,7 @@ class Collector:
                 sym.enum_words.setdefault(w, d.name)
         elif ftype not in FIELD_TYPES:
             self.ctx.error("E104", f"unknown field type {ftype!r}", first.span,
-                           hint="types: " + ", ".join(sorted(FIELD_TYPES | {"one of …", "set of …"})),
+                           hint="types: " + ", ".join(sorted(set(FIELD_TYPES) | {"one of …", "set of …"})),
                            suggestion=did_you_mean(ftype, FIELD_TYPES))
         default: Any = None
         keyword = has_default = shown = logged = False
@@ -219,7 +243,7 @@ class Collector:
                 logged = True
             else:
                 self.ctx.error("E103", f"unknown field option {o.name!r}", o.span,
-                               hint="allowed: default, shown, logged, keyword (for bool fields)")
+                               hint="allowed: " + ", ".join(FIELD_OPTIONS))
         if ftype == "bool" and default is None:
             default = False
         if ftype == "set" and default is None:

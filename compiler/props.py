@@ -13,9 +13,25 @@ from .diagnostics import did_you_mean
 from .limits import MAX_PICKS, MAX_PLAYERS, MAX_RANGE
 from .symbols import FieldInfo
 
-CARD_BUILTIN_PROPS = {"text", "invented", "note", "copies"}
-GAME_PROPS = {"players", "picks", "start", "decision", "hidden_card"}
-SCENARIO_PROPS = {"players", "seed", "script", "start"}
+CARD_BUILTIN_PROPS = {
+    "text": "the card's printed text, checked against the definition (W201)",
+    "invented": "the effect is ours, not the source's: every output says so",
+    "note": "a remark shown with the card in the reference (why it is encoded this way)",
+    "copies": "`copies N`: how many of the card a deck holds",
+}
+GAME_PROPS = {
+    "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
+    "picks": "`picks N [different [by OPTION]] [unique]`: characters each player picks; `different`: a "
+             "player's characters differ (by a character option); `unique`: no character at two seats",
+    "decision": "`decision \"…\"`: a choice made where the sources leave something open (also in an addendum)",
+    "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see",
+}
+SCENARIO_PROPS = {
+    "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",
+    "script": "`script p1 \"label\" 2 p2 …`: the answers of each seat, in order (a number answers a "
+              "number choice by its value, any other choice by index; a text is a label or its start)",
+    "start": "`start ends`: the scenario expects the game to end",
+}
 
 
 def _decimal(text: str) -> bool:
