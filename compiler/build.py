@@ -10,8 +10,9 @@ from typing import Any
 from lark import Token, Transformer, Tree, v_args
 
 from . import syntax as s
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, did_you_mean
 from .limits import MAX_EXPR_DEPTH
+from .refs import TYPE_WORDS
 
 
 class BuildError(Exception):
@@ -118,25 +119,28 @@ class Builder(Transformer[Token, Any]):
         return self._simple("kind", meta, ch)
 
     def value_decl(self, meta: Any, ch: list[Any]) -> s.Value:
-        return s.Value(str(ch[0]), ch[1], ch[2], ch[3], self._span(meta))
+        names, types = ch[1]
+        return s.Value(str(ch[0]), names, ch[2], ch[3], self._span(meta), types)
 
     def event_decl(self, meta: Any, ch: list[Any]) -> s.Event:
-        return s.Event(str(ch[0]), ch[1], ch[2], self._span(meta))
+        names, types = ch[1]
+        return s.Event(str(ch[0]), names, ch[2], self._span(meta), types)
 
     def timing_decl(self, meta: Any, ch: list[Any]) -> s.Timing:
         opts = tuple(ch[3]) if len(ch) > 3 else ()
-        return s.Timing(str(ch[0]), ch[1], ch[2], opts, self._span(meta))
+        names, types = ch[1]
+        return s.Timing(str(ch[0]), names, ch[2], opts, self._span(meta), types)
 
     def keyword_decl(self, meta: Any, ch: list[Any]) -> s.Keyword:
         return s.Keyword(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))
 
     def procedure_decl(self, meta: Any, ch: list[Any]) -> s.Procedure:
-        name, params, labels, body = ch
+        name, (params, types), labels, body = ch
         if body and isinstance(body[0], s.Step):
             steps = tuple(body)
         else:
             steps = (s.Step("", s.Labels(), tuple(body), self._span(meta)),)
-        return s.Procedure(str(name), params, labels, steps, self._span(meta))
+        return s.Procedure(str(name), params, labels, steps, self._span(meta), types)
 
     def proc_body(self, meta: Any, ch: list[Any]) -> list[Any]:
         return ch
@@ -220,6 +224,23 @@ class Builder(Transformer[Token, Any]):
 
     def params(self, meta: Any, ch: list[Any]) -> tuple[str, ...]:
         return tuple(str(c) for c in ch if c is not None)
+
+    def decl_params(self, meta: Any, ch: list[Any]) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+        """A declaration's parameters: their names, and each one's type word (or None)."""
+        given = [c for c in ch if c is not None]
+        names = tuple(name for name, _ in given)
+        types = tuple(word for _, word in given)
+        return names, (types if any(types) else ())
+
+    def param(self, meta: Any, ch: list[Any]) -> tuple[str, str | None]:
+        if len(ch) == 1:
+            return str(ch[0]), None
+        word = str(ch[1])
+        if word not in TYPE_WORDS:
+            raise BuildError(Diagnostic("E104", f"unknown type {word!r}", self._tok_span(ch[1]),
+                                        suggestion=did_you_mean(word, list(TYPE_WORDS)),
+                                        hint="types: " + ", ".join(TYPE_WORDS)))
+        return str(ch[0]), word
 
     def opts(self, meta: Any, ch: list[Any]) -> list[s.Opt]:
         return ch

@@ -105,6 +105,6 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("contains", "items:list|range item", BOOL, impl.fn_contains),
     _b("is_none", "value", BOOL, impl.fn_is_none),
     _b("change", "left:int right:int", Type.DELTA, impl.fn_change),
-    _b("expand", "near:int far:int", Type.DELTA, impl.fn_expand),
-    _b("shift", "amount:int", Type.DELTA, impl.fn_shift),
+    _b("expand", "near:int far:int", Type.RANGE_CHANGE, impl.fn_expand),
+    _b("shift", "amount:int", Type.RANGE_CHANGE, impl.fn_shift),
 ]}

@@ -94,7 +94,7 @@ class Checker:
         """Every declaration with a body, and how to check it, in order."""
         sym = self.sym
         for v in sym.values.values():
-            yield v, partial(self.exprs.check, v.expr, Scope.of(v.params, has_self=False))
+            yield v, partial(self.exprs.check, v.expr, Scope.of(v.params, has_self=False, types=v.types))
         for k in sym.keywords.values():
             if k.expr is not None:
                 yield k, partial(self.exprs.check, k.expr, Scope.of((), has_self=True))
@@ -127,7 +127,7 @@ class Checker:
 
     def procedure(self, p: s.Procedure) -> None:
         """Steps share one scope, in order; each records the names it defines."""
-        sc = Scope.of(p.params, has_self=False)
+        sc = Scope.of(p.params, has_self=False, types=p.types)
         seen: set[str] = set()
         for st in p.steps:
             if st.ident and st.ident in seen:
@@ -146,7 +146,7 @@ class Checker:
         elif len(ev.params) != len(trig.params):
             self.ctx.error("E106", f"event {ev.name} has {len(ev.params)} parameter(s), "
                            f"the trigger names {len(trig.params)}", trig.event_span)
-        sc = Scope.of(trig.params, has_self=has_self, has_this=has_self)
+        sc = Scope.of(trig.params, has_self=has_self, has_this=has_self, types=ev.types if ev is not None else ())
         if trig.cond is not None:
             self.exprs.check(trig.cond, sc)
         self.stmts.block(trig.body, sc)
@@ -163,7 +163,7 @@ class Checker:
         if rep.step not in steps:
             self.ctx.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.step_span,
                            hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
-        sc = Scope.of(proc.params, has_self=False)
+        sc = Scope.of(proc.params, has_self=False, types=proc.types)
         sc.names.update(self.before_step.get((proc.name, rep.step), {}))
         if rep.cond is not None:
             self.exprs.check(rep.cond, sc)
@@ -188,8 +188,8 @@ class Checker:
                 self.ctx.error("E114", f"unknown timing {blk.name!r}", blk.span,
                                hint="timings are declared with `timing`",
                                suggestion=did_you_mean(blk.name, self.sym.timings))
-            params = timing.params if timing is not None else ()
-            self.stmts.block(blk.body, Scope.of(params, has_self=True, has_this=True))
+            params, types = (timing.params, timing.types) if timing is not None else ((), ())
+            self.stmts.block(blk.body, Scope.of(params, has_self=True, has_this=True, types=types))
         for trig in card.triggers:
             self.trigger(trig, has_self=True)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import syntax as s
 from .builtins import BUILTINS
 from .checked import Context
@@ -22,7 +24,7 @@ from .refs import (
     WordRef,
     ZoneRef,
 )
-from .scope import Scope
+from .scope import Scope, param_types
 from .symbols import CounterInfo
 from .visit import Visitor
 
@@ -33,6 +35,14 @@ PLAYER_ATTRS = {"picks": Type.LIST, "index": Type.INT}
 FIELD_TYPES = {"int": Type.INT, "pair": Type.PAIR, "range": Type.RANGE, "bool": Type.BOOL}
 NUMERIC = (Type.INT, Type.ANY)
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+CHANGE_TYPES = frozenset({Type.DELTA, Type.RANGE_CHANGE})
+# `value + change` (and `-`, but a range change is only ever added): what each sum gives.
+CHANGES = {
+    (Type.PAIR, Type.DELTA): Type.PAIR, (Type.PAIR, Type.ANY): Type.PAIR, (Type.ANY, Type.DELTA): Type.ANY,
+    (Type.RANGE, Type.RANGE_CHANGE): Type.RANGE, (Type.RANGE, Type.ANY): Type.RANGE,
+    (Type.ANY, Type.RANGE_CHANGE): Type.ANY,
+    (Type.RANGE_CHANGE, Type.RANGE_CHANGE): Type.RANGE_CHANGE, (Type.RANGE_CHANGE, Type.ANY): Type.RANGE_CHANGE,
+}
 
 
 def counter_type(info: CounterInfo) -> Type:
@@ -113,15 +123,23 @@ class ExprChecker(Visitor[Type]):
         if e.op in COMPARISONS:
             if e.op in ("<", "<=", ">", ">=") and (lt not in NUMERIC or rt not in NUMERIC):
                 bad, t = (e.left, lt) if lt not in NUMERIC else (e.right, rt)
-                self.ctx.error("E110", f"cannot compare a {t.value} by size", bad.span)
+                self.ctx.error("E110", f"cannot compare {t.article} by size", bad.span)
             return Type.BOOL
-        if e.op == "+" and (lt in (Type.PAIR, Type.DELTA) or rt in (Type.PAIR, Type.DELTA)):
-            return Type.PAIR
-        if e.op == "+" and lt in (Type.LIST, Type.ANY) and rt in (Type.LIST, Type.ANY) and Type.LIST in (lt, rt):
-            return Type.LIST
-        if lt not in NUMERIC or rt not in NUMERIC:
-            bad, t = (e.left, lt) if lt not in NUMERIC else (e.right, rt)
-            self.ctx.error("E110", f"arithmetic needs numbers, found a {t.value}", bad.span)
+        if e.op in ("+", "-"):
+            changed = CHANGES.get((lt, rt))
+            if changed is not None and (e.op == "+" or Type.RANGE_CHANGE not in (lt, rt)):
+                return changed
+            if e.op == "+" and lt in (Type.LIST, Type.ANY) and rt in (Type.LIST, Type.ANY) and Type.LIST in (lt, rt):
+                return Type.LIST
+        if lt in NUMERIC and rt in NUMERIC:
+            return Type.INT
+        bad, t = (e.left, lt) if lt not in NUMERIC else (e.right, rt)
+        if e.op in ("+", "-") and lt in CHANGE_TYPES | {Type.PAIR, Type.RANGE} and rt is not Type.ANY:
+            self.ctx.error("E110", f"cannot {'add' if e.op == '+' else 'take'} {rt.article} "
+                           f"{'to' if e.op == '+' else 'from'} {lt.article}", e.right.span,
+                           hint="a two-sided value changes by a delta like +1/-1; a range by shift(N) or expand(N, M)")
+        else:
+            self.ctx.error("E110", f"arithmetic needs numbers, found {t.article}", bad.span)
         return Type.INT
 
     def visit_BoolOp(self, e: s.BoolOp) -> Type:
@@ -279,6 +297,7 @@ class ExprChecker(Visitor[Type]):
             if len(timing.params) != len(e.args):
                 self.ctx.error("E106", f"timing {func.name} takes {len(timing.params)} argument(s), "
                                f"got {len(e.args)}", e.span)
+            self.declared_arguments(e.args, timing.params, timing.types, f"timing {func.name}")
             self._resolve(e, CallRef(Callee.TIMING, func.name))
             return Type.ANY
         if not isinstance(func, s.Name):
@@ -286,9 +305,11 @@ class ExprChecker(Visitor[Type]):
             return Type.ANY
         name = func.ident
         if name in sym.procedures:
-            return self._declared(e, Callee.PROCEDURE, name, sym.procedures[name].params, Type.ANY)
+            proc = sym.procedures[name]
+            return self._declared(e, Callee.PROCEDURE, name, proc.params, proc.types)
         if name in sym.values:
-            return self._declared(e, Callee.VALUE, name, sym.values[name].params, Type.ANY)
+            value = sym.values[name]
+            return self._declared(e, Callee.VALUE, name, value.params, value.types)
         if name in sym.keywords and sym.keywords[name].expr is not None:
             if len(e.args) != 1:
                 self.ctx.error("E106", f"keyword {name}(p) takes one player", e.span)
@@ -300,12 +321,30 @@ class ExprChecker(Visitor[Type]):
                        suggestion=did_you_mean(name, list(sym.procedures) + list(sym.values) + list(BUILTINS)))
         return Type.ANY
 
-    def _declared(self, e: s.Call, callee: Callee, name: str, params: tuple[str, ...], result: Type) -> Type:
+    def _declared(self, e: s.Call, callee: Callee, name: str, params: tuple[str, ...],
+                  types: tuple[str | None, ...]) -> Type:
         if len(params) != len(e.args):
             hint = f"{name}({', '.join(params)})" if callee is Callee.PROCEDURE else None
             self.ctx.error("E106", f"{name} takes {len(params)} argument(s), got {len(e.args)}", e.span, hint=hint)
+        self.declared_arguments(e.args, params, types, name)
         self._resolve(e, CallRef(callee, name))
-        return result
+        return Type.ANY
+
+    def declared_arguments(self, args: tuple[s.Expr, ...], params: tuple[str, ...],
+                           types: tuple[str | None, ...], callee: str) -> None:
+        """Arguments of a procedure, value, event or timing against its parameters' types."""
+        expected = [(t,) for t in param_types(params, types)]
+        self.arguments(args, expected, params, callee)
+
+    def arguments(self, args: tuple[s.Expr, ...], expected: Sequence[tuple[Type, ...]],
+                  names: Sequence[str], callee: str) -> None:
+        """E110 at each argument whose type is none of those its parameter takes."""
+        for arg, types, name in zip(args, expected, names, strict=False):
+            found = self.ctx.checked.type_of(arg)
+            if found is Type.ANY or found in types or Type.ANY in types:
+                continue
+            wanted = " or ".join(t.article for t in types)
+            self.ctx.error("E110", f"{callee}: {name} must be {wanted}, found {found.article}", arg.span)
 
     def _builtin(self, e: s.Call, name: str) -> Type:
         b = BUILTINS[name]
@@ -313,6 +352,7 @@ class ExprChecker(Visitor[Type]):
             count = str(b.min_args) if b.min_args == len(b.params) else f"{b.min_args} to {len(b.params)}"
             self.ctx.error("E106", f"{name} takes {count} argument(s), got {len(e.args)}", e.span,
                            hint=b.signature)
+        self.arguments(e.args, [p.types for p in b.params], [p.name for p in b.params], name)
         self._resolve(e, BuiltinRef(name))
         if b.result_of_first and e.args:
             return self.ctx.checked.type_of(e.args[0])

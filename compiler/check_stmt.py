@@ -9,9 +9,14 @@ from .checked import Context
 from .diagnostics import did_you_mean
 from .refs import CounterRef, FieldRef, LocalRef, Owner, Type
 from .scope import Scope
+from .unparse import unparse
 from .visit import Visitor
 
 PLAYERS = (Type.PLAYER, Type.LIST)
+# What `modify X by C` may change a value of each type by: numbers add, a delta changes a
+# two-sided value, a range change a range, and a value of the same type replaces it.
+MODIFY_BY = {Type.INT: (Type.INT,), Type.BOOL: (Type.BOOL,), Type.PAIR: (Type.DELTA, Type.PAIR),
+             Type.RANGE: (Type.RANGE_CHANGE, Type.RANGE)}
 
 
 class StmtChecker(Visitor[None]):
@@ -109,7 +114,7 @@ class StmtChecker(Visitor[None]):
             if not assignable and len(self.ctx.diags) == before:
                 self.ctx.error("E111", f"cannot assign to {target.name!r}", target.span,
                                hint="only counters, flags and object fields can change")
-            return t
+            return t if assignable else Type.ANY
         self.ctx.error("E111", "cannot assign to this expression", target.span)
         return Type.ANY
 
@@ -121,8 +126,11 @@ class StmtChecker(Visitor[None]):
         self.sc.names[st.name] = t
 
     def visit_Assign(self, st: s.Assign) -> None:
-        self.target(st.target)
-        self.expr(st.value)
+        t = self.target(st.target)
+        vt = self.expr(st.value)
+        if Type.ANY not in (t, vt) and t is not vt:
+            self.ctx.error("E110", f"{unparse(st.target)} holds {t.article}: it cannot be set to {vt.article}",
+                           st.value.span)
 
     def visit_AugAssign(self, st: s.AugAssign) -> None:
         t = self.target(st.target)
@@ -155,13 +163,21 @@ class StmtChecker(Visitor[None]):
         self._event(st.event, len(st.args), st.span, "takes")
         for a in st.args:
             self.expr(a)
+        ev = self.sym.events.get(st.event)
+        if ev is not None:
+            self.x.declared_arguments(st.args, ev.params, ev.types, f"event {ev.name}")
 
     def visit_Modify(self, st: s.Modify) -> None:
+        t = Type.ANY
         if not isinstance(st.target, (s.Attr, s.Name)):
             self.ctx.error("E111", "`modify` needs a field or counter like x.power", st.span)
         else:
-            self.target(st.target)
-        self.expr(st.delta)
+            t = self.target(st.target)
+        by = self.expr(st.delta)
+        allowed = MODIFY_BY.get(t, (by,))
+        if by is not Type.ANY and by not in allowed:
+            self.ctx.error("E110", f"{unparse(st.target)} holds {t.article}: it changes by "
+                           f"{' or '.join(a.article for a in allowed)}, not {by.article}", st.delta.span)
         if st.while_ is not None:
             self.expr(st.while_)
         self._until(st.until, st.span)
@@ -259,7 +275,8 @@ class StmtChecker(Visitor[None]):
     def visit_Once(self, st: s.Once) -> None:
         self._event(st.event, len(st.params), st.span, "has")
         self._until(st.until, st.span)
-        inner = self.sc.once_body(st.params)
+        ev = self.sym.events.get(st.event)
+        inner = self.sc.once_body(st.params, ev.types if ev is not None else ())
         if st.cond is not None:
             self.x.check(st.cond, inner)
         self.block(st.body, inner)

@@ -14,6 +14,8 @@ from .checked import Checked
 from .collect import COUNTER_OPTIONS, FIELD_OPTIONS, FIELD_TYPES, TOKEN_OPTIONS, ZONE_OPTIONS
 from .diagnostics import CODES
 from .props import CARD_BUILTIN_PROPS, GAME_PROPS, SCENARIO_PROPS
+from .refs import TYPE_WORDS
+from .unparse import parameters
 
 
 def _doc(kind: type) -> str:
@@ -44,6 +46,10 @@ def language_reference() -> str:
     out += _options("zone", ZONE_OPTIONS) + _options("counter and flag", COUNTER_OPTIONS)
     out += _options("token", TOKEN_OPTIONS) + _options("field types", FIELD_TYPES)
     out += _options("field options", FIELD_OPTIONS) + _options("timing", TIMING_OPTIONS)
+    out += ["Parameters of a `procedure`, `value`, `event` or `timing` may declare a type",
+            "(`procedure hit(p: player, dmg: pair)`): every call, `emit` and block is then checked",
+            "against it, and the body knows it. The type words:", ""]
+    out += _table([(f"`{word}`", t.article) for word, t in TYPE_WORDS.items()], ("type", "its values"))
     out += ["A `character` takes any options (`number 7`), read with `character_prop(c, \"number\")`.", ""]
     out += ["## Properties", "",
             "`decision` may stand in the `game` block and in an `addendum`; `note` in a card.", ""]
@@ -78,7 +84,7 @@ def game_api(checked: Checked) -> str:
         return " / ".join(labels.all_names()) if labels is not None else ""
 
     def params(decl: Any) -> str:
-        return f"({', '.join(decl.params)})" if getattr(decl, "params", ()) else ""
+        return f"({parameters(decl.params, decl.types)})" if getattr(decl, "params", ()) else ""
 
     sections: list[tuple[str, list[tuple[str, str]]]] = [
         ("Zones", [(f"`{n}`", f"{label(z.decl)}; {'each player' if z.per_player else 'shared'}; "

@@ -10,7 +10,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from ..runtime.display import printable
 from . import syntax as s
 from .checked import Checked
-from .unparse import unparse
+from .unparse import parameters, unparse
 
 
 class Md(str):
@@ -88,7 +88,7 @@ def reference_context(checked: Checked) -> dict[str, Any]:
         number = section if used[section] == 1 else f"{section}.{used[section]}"
         procedures.append({
             "title": _label(proc.labels, name), "section": section, "number": number,
-            "signature": f"{name}({', '.join(proc.params)})",
+            "signature": f"{name}({parameters(proc.params, proc.types)})",
             "steps": [{"ident": st.ident, "label": _label(st.labels, "(no description)"),
                        "replacements": replacements.get((name, st.ident), [])} for st in proc.steps],
         })

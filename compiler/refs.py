@@ -29,6 +29,7 @@ class Type(Enum):
     PAIR = "pair"
     DELTA = "delta"
     RANGE = "range"
+    RANGE_CHANGE = "range_change"
     NONE = "none"
     ANY = "any"
 
@@ -37,8 +38,16 @@ class Type(Enum):
         """How messages name the type: `a number`, `a zone`, …"""
         return {"int": "a number", "obj": "a card or object", "str": "a text", "bool": "a truth value",
                 "any": "a value", "none": "nothing", "pair": "a two-sided value like 3/1",
-                "delta": "a two-sided change like +1/-1", "range": "a range like 3-4"
-                }.get(self.value, f"a {self.value}")
+                "delta": "a two-sided change like +1/-1", "range": "a range like 3-4",
+                "range_change": "a change to a range like shift(1)"}.get(self.value, f"a {self.value}")
+
+
+# The words a parameter's type is written with (`procedure hit(p: player, dmg: pair)`).
+TYPE_WORDS: dict[str, Type] = {
+    "number": Type.INT, "bool": Type.BOOL, "text": Type.STR, "player": Type.PLAYER, "card": Type.OBJ,
+    "zone": Type.ZONE, "list": Type.LIST, "pair": Type.PAIR, "delta": Type.DELTA, "range": Type.RANGE,
+    "range_change": Type.RANGE_CHANGE,
+}
 
 
 class Owner(Enum):

@@ -3,7 +3,7 @@ mean there."""
 
 from __future__ import annotations
 
-from .refs import Type
+from .refs import TYPE_WORDS, Type
 
 
 class Scope:
@@ -18,9 +18,10 @@ class Scope:
         self.once_outer: frozenset[str] | None = None
 
     @classmethod
-    def of(cls, params: tuple[str, ...], has_self: bool, has_this: bool = False) -> Scope:
-        """A scope whose names are parameters of any type."""
-        return cls({p: Type.ANY for p in params}, has_self, has_this)
+    def of(cls, params: tuple[str, ...], has_self: bool, has_this: bool = False,
+           types: tuple[str | None, ...] = ()) -> Scope:
+        """A scope whose names are parameters, of their declared types (or of any type)."""
+        return cls(dict(zip(params, param_types(params, types), strict=True)), has_self, has_this)
 
     def child(self) -> Scope:
         """A nested block: it sees these names; what it defines stays inside it."""
@@ -34,11 +35,17 @@ class Scope:
         sc.loops += 1
         return sc
 
-    def once_body(self, params: tuple[str, ...]) -> Scope:
+    def once_body(self, params: tuple[str, ...], types: tuple[str | None, ...] = ()) -> Scope:
         """The scope of a `once` block: it runs later, on its own, outside any loop."""
         sc = self.child()
         sc.loops = 0
         sc.once_outer = frozenset(self.names) - frozenset(params)
-        for p in params:
-            sc.names[p] = Type.ANY
+        sc.names.update(zip(params, param_types(params, types), strict=True))
         return sc
+
+
+def param_types(params: tuple[str, ...], types: tuple[str | None, ...]) -> list[Type]:
+    """The type of each parameter: its declared type word's, or any. `types` may be empty
+    (nothing declared) or name fewer parameters (a trigger naming more than its event has)."""
+    words = list(types[:len(params)]) + [None] * (len(params) - len(types))
+    return [TYPE_WORDS[word] if word else Type.ANY for word in words]

@@ -576,6 +576,7 @@ class Value(Node):
     labels: Labels
     expr: Expr
     span: Span
+    types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
 @dataclass(frozen=True)
@@ -586,6 +587,7 @@ class Event(Node):
     params: tuple[str, ...]
     labels: Labels
     span: Span
+    types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
 @dataclass(frozen=True)
@@ -597,6 +599,7 @@ class Timing(Node):
     labels: Labels
     opts: tuple[Opt, ...]
     span: Span
+    types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
 @dataclass(frozen=True)
@@ -628,6 +631,7 @@ class Procedure(Node):
     labels: Labels
     steps: tuple[Step, ...]  # a procedure without steps has one unnamed step
     span: Span
+    types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
 @dataclass(frozen=True)

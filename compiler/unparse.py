@@ -66,3 +66,8 @@ _UNPARSE = _Unparse()
 def unparse(e: s.Expr) -> str:
     """The source form of an expression (normalised spacing)."""
     return _UNPARSE.visit(e)
+
+
+def parameters(params: tuple[str, ...], types: tuple[str | None, ...] = ()) -> str:
+    """`p: player, n` — a declaration's parameters as written, with their declared types."""
+    return ", ".join(f"{p}: {types[i]}" if i < len(types) and types[i] else p for i, p in enumerate(params))

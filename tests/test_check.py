@@ -131,3 +131,70 @@ def test_a_replacement_must_define_what_later_steps_use() -> None:
     assert d.span.line == 7  # the `instead of` line
     fixed = build_text(text.replace("        pass\n", "        let n = 0\n"))
     assert problems(fixed.diagnostics) == []
+
+
+def test_parameter_types_are_checked_at_every_call() -> None:
+    """A declared parameter type is checked at calls, `emit`s and timing calls, at the argument."""
+    text = ('field reach "射程": range, default 0-1\nfield hurt "伤": pair, default 1/1\n'
+            'event struck(p: player, dmg: pair) "被击"\n'
+            'procedure hit(p: player, r: range, dmg: pair):\n    emit struck(p, dmg)\n'
+            'procedure q(p):\n'
+            '    hit(p, 3-4, 2-2)\n'        # a range where a pair belongs
+            '    hit(p, 3/4, 2/2)\n'        # a pair where a range belongs
+            '    hit(p, 3-4, 2)\n'          # a bare number where a pair belongs
+            '    hit(3, 3-4, 2/2)\n'        # a number where a player belongs
+            '    emit struck(p, 1-2)\n'
+            '    hit(p, 3-4, 2/2)\n')       # right
+    result = build_text(text)
+    found = [(d.code, d.span.line, d.span.col, d.message) for d in problems(result.diagnostics)]
+    assert found == [
+        ("E110", 7, 17, "hit: dmg must be a two-sided value like 3/1, found a range like 3-4"),
+        ("E110", 8, 12, "hit: r must be a range like 3-4, found a two-sided value like 3/1"),
+        ("E110", 9, 17, "hit: dmg must be a two-sided value like 3/1, found a number"),
+        ("E110", 10, 9, "hit: p must be a player, found a number"),
+        ("E110", 11, 20, "event struck: dmg must be a two-sided value like 3/1, found a range like 3-4"),
+    ]
+
+
+def test_a_typed_parameter_has_its_type_in_the_body() -> None:
+    result = build_text('procedure q(p):\n    grow(p, 1/1)\n'
+                        'procedure grow(p: player, dmg: pair):\n    let n = dmg + 1\n    p.score = dmg\n')
+    assert [(d.code, d.span.line) for d in problems(result.diagnostics)] == [("E110", 4), ("E110", 5)]
+
+
+def test_an_unknown_type_word_is_located_with_a_suggestion() -> None:
+    (d,) = problems(build_text("procedure q(p: plyer):\n    pass\n").diagnostics)
+    assert (d.code, d.span.line, d.span.col, d.suggestion) == ("E104", 1, 16, "player")
+
+
+def test_ranges_pairs_and_their_changes_do_not_mix() -> None:
+    """Assignments, `modify` and `+` keep ranges, two-sided values and numbers apart."""
+    text = ('field reach "射程": range, default 0-1\nfield hurt "伤": pair, default 1/1\n'
+            'card c "c":\n    on_play:\n'
+            '        this.reach = 2/1\n'                  # a pair into a range field
+            '        this.hurt = 3-4\n'                   # a range into a pair field
+            '        modify this.hurt by shift(1)\n'      # a range change on a pair
+            '        modify this.reach by +1/+0\n'        # a delta on a range
+            '        let x = this.hurt + shift(1)\n'
+            '        let y = this.reach - shift(1)\n'     # a range change is only added
+            '        this.reach = this.reach + expand(1, 0)\n'
+            '        this.hurt = this.hurt + (+1/-1)\n'
+            '        modify this.hurt by +1/+1\n'
+            '        modify this.reach by shift(-1)\n')
+    result = build_text(text)
+    assert [(d.code, d.span.line) for d in problems(result.diagnostics)] == [
+        ("E110", 5), ("E110", 6), ("E110", 7), ("E110", 8), ("E110", 9), ("E110", 10)]
+
+
+def test_built_in_arguments_are_checked() -> None:
+    result = build_text('procedure q(p):\n    let a = left(3-4)\n    let b = low(2/1)\n    let c = opponent(3)\n')
+    assert [(d.code, d.span.line, d.message) for d in problems(result.diagnostics)] == [
+        ("E110", 2, "left: value must be a two-sided value like 3/1, found a range like 3-4"),
+        ("E110", 3, "low: range must be a range like 3-4 or a list, found a two-sided value like 3/1"),
+        ("E110", 4, "opponent: player must be a player, found a number"),
+    ]
+
+
+def test_a_duplicate_declaration_says_where_the_first_is() -> None:
+    (d,) = problems(build_text('counter score "又一个": per player\n').diagnostics)
+    assert d.code == "E102" and d.hint == "the first one is at mini.csm:11:9; rename one of them"

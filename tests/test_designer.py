@@ -115,7 +115,7 @@ def test_ref_shows_the_designers_addendum_cards_and_decisions() -> None:
     assert "## 90 Addendum: 萤的追加规则" in result.output and "### 萤 (Hotaru)" in result.output
     assert "Glow (萤火) is a counter of our own invention" in result.output
     api = cli("ref", "sakura", HOTARU, "--api")
-    assert "| `glow` |" in api.output and "| `attack_with(p, rng, dmg)` |" in api.output
+    assert "| `glow` |" in api.output and "| `attack_with(p: player, rng: range, dmg: pair)` |" in api.output
 
 
 def test_build_writes_the_game_with_the_designers_files(tmp_path: Path) -> None:
@@ -166,3 +166,17 @@ def test_the_same_game_whatever_way_the_files_are_named() -> None:
     assert order[:len(library)] == library and {p.name for p in order[len(library):]} == {"hotaru.csm", "hotaru_scenarios.csm"}
     sources = resolve_game("sakura", [HOTARU])[0]
     assert _cache_key(sources) != _cache_key(dict(reversed(sources.items())))
+
+
+def test_a_designers_attack_of_the_wrong_shape_is_a_located_error(tmp_path: Path) -> None:
+    """What used to fail at run time inside core.csm is now an error at the designer's line."""
+    card = tmp_path / "oboro.csm"
+    card.write_text('use sakura\n\ncharacter oboro "欧波萝": number 91\n\n'
+                    'card oboro_n1 "试刀":\n    goddess oboro\n    number "NA-91-oboro-O-N-1"\n    type action\n'
+                    '    invented\n    on_use:\n'
+                    '        attack_by(this, 3-4, 2-2)\n        attack_by(this, 3/4, 2/2)\n'
+                    '        attack_by(this, 3-4, 2)\n', "utf-8")
+    result = cli("check", str(card))
+    assert result.exit_code == 1
+    located = re.findall(r"oboro\.csm:(\d+):(\d+): error\[E110\]: attack_by: (\w+) must be", result.output)
+    assert located == [("11", "30", "dmg"), ("12", "25", "rng"), ("13", "30", "dmg")]
