@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..runtime.phrases import DEFAULT_LANGUAGE, phrases
 from ..runtime.rules import SourceMap
 from . import syntax as s
 from .checked import Checked
@@ -192,7 +193,8 @@ class Generator:
             out.emit("counters = [" + ", ".join(
                 f"rt.CounterSpec(name={n!r}, label={(c.decl.labels.default or n)!r}, per_player={c.per_player!r}, "
                 f"low={c.low!r}, high={c.high!r}, start={c.start!r}, flag={c.flag!r}, "
-                f"visibility={c.visibility!r}, logged={c.logged!r})"
+                f"visibility={c.visibility!r}, logged={c.logged!r}, addendum={c.addendum!r}, "
+                f"hosts_only={c.absent is not None and c.addendum is not None!r})"
                 for n, c in sym.counters.items()) + "]")
             out.emit("cards = {}")
             for name, card in sym.cards.items():
@@ -202,6 +204,8 @@ class Generator:
                          f"labels={dict(card.labels.langs)!r})")
             start = game.prop("start")
             hidden = game.prop("hidden_card")
+            language_prop = game.prop("language")
+            language = language_prop.words()[0] if language_prop is not None and language_prop.words() else DEFAULT_LANGUAGE
             fields = {
                 "game": repr(game.name), "label": repr(game.labels.default or game.name),
                 "table": "rt." + repr(self.c.table), "zones": "zones", "counters": "counters",
@@ -218,7 +222,9 @@ class Generator:
                 "entry": repr(start.words()[0] if start and start.words() else ""),
                 "shown_fields": repr({n: f.decl.labels.default or n for n, f in sym.fields.items() if f.shown}),
                 "logged_fields": repr({n: f.decl.labels.default or n for n, f in sym.fields.items() if f.logged}),
-                "hidden_card": repr(" ".join(hidden.words()) if hidden is not None and hidden.words() else "?"),
+                "hidden_card": repr(" ".join(hidden.words()) if hidden is not None and hidden.words()
+                                    else phrases(language).hidden_card),
+                "language": repr(language),
                 "token_labels": repr({n: t.labels.default or n for n, t in sym.tokens.items()}),
                 "actions": "[" + ", ".join(self.specs["actions"]) + "]",
             }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..runtime.phrases import DEFAULT_LANGUAGE, PHRASES
 from ..runtime.rules import TableSpec
 from ..runtime.values import Pair
 from . import syntax as s
@@ -24,7 +25,10 @@ GAME_PROPS = {
     "picks": "`picks N [different [by OPTION]] [unique]`: characters each player picks; `different`: a "
              "player's characters differ (by a character option); `unique`: no character at two seats",
     "decision": "`decision \"…\"`: a choice made where the sources leave something open (also in an addendum)",
-    "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see",
+    "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see "
+                   "(default: the `language`'s word for it)",
+    "language": "`language CODE`: the language of the engine's own words to players (yes, no, the "
+                "terminal's board and help): " + ", ".join(PHRASES) + f" (default {DEFAULT_LANGUAGE})",
 }
 SCENARIO_PROPS = {
     "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",
@@ -54,6 +58,9 @@ class Props:
                                hint="allowed: " + ", ".join(sorted(GAME_PROPS)),
                                suggestion=did_you_mean(p.name, GAME_PROPS))
         self.ctx.checked.table = self.table(game)
+        language = game.prop("language")
+        if language is not None and (len(language.words()) != 1 or language.words()[0] not in PHRASES):
+            self.ctx.error("E104", "`language` takes one of " + ", ".join(PHRASES), language.span)
         start = game.prop("start")
         if start is None or not start.atoms:
             self.ctx.error("E115", "the game needs `start PROCEDURE`, the procedure that plays a game",

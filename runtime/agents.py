@@ -153,9 +153,10 @@ class JsonLinesAgent:
         self.stdout.write(protocol.encode(message) + "\n")
         self.stdout.flush()
 
-    def start(self, game: str, seat: int, players: int) -> None:
-        """Say hello: the protocol version, the game, the seat and the table size."""
-        self._send(protocol.Hello(protocol.PROTOCOL, protocol.VERSION, game, seat, players))
+    def start(self, game: str, seat: int, players: int, hidden_card: str) -> None:
+        """Say hello: the protocol version, the game, the seat, the table size and the word
+        for a card this seat may not see."""
+        self._send(protocol.Hello(protocol.PROTOCOL, protocol.VERSION, game, seat, players, hidden_card))
 
     def finish(self, winner: int | None, result: str, steps: int, decisions: int,
                error: str | None, cause: str | None) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .agents import ChoiceRequest
 from .errors import ExpectationFailed, RuleViolation
+from .phrases import Phrases
 from .state import Player
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ class Choices:
     """The part of `Game` that asks players."""
 
     rules: RuleSet
+    phrases: Phrases
     logging: bool
     recorder: Recorder
     decisions: list[tuple[int, int]]
@@ -67,7 +69,7 @@ class Choices:
             return pool[0]
 
         def labels() -> list[str]:
-            return [self.describe(x) for x in pool] + (["(none)"] if optional else [])
+            return [self.describe(x) for x in pool] + ([self.phrases.none] if optional else [])
 
         def preferred() -> frozenset[int]:
             assert prefer is not None
@@ -77,7 +79,7 @@ class Choices:
                       preferred=preferred if prefer is not None else None)
         chosen = None if i == len(pool) else pool[i]
         if self.logging:
-            self.recorder.choice(p, "pick", prompt, i, "(none)" if chosen is None else "", chosen)
+            self.recorder.choice(p, "pick", prompt, i, self.phrases.none if chosen is None else "", chosen)
         return chosen
 
     def choose_number(self, p: Player, low: int, high: int, prompt: str) -> int:
@@ -89,9 +91,10 @@ class Choices:
         return low + i
 
     def confirm(self, p: Player, prompt: str) -> bool:
-        i = self._ask(p, "ask", prompt, ["yes", "no"], 2)
+        answers = [self.phrases.yes, self.phrases.no]
+        i = self._ask(p, "ask", prompt, answers, 2)
         if self.logging:
-            self.recorder.choice(p, "ask", prompt, i, ["yes", "no"][i], None)
+            self.recorder.choice(p, "ask", prompt, i, answers[i], None)
         return i == 0
 
     def menu(self, p: Player, prompt: str, entries: list[tuple[int, Any, str]],

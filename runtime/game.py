@@ -21,6 +21,7 @@ from .errors import ExpectationFailed, GameOver, RuleViolation, check_number
 from .integrity import Integrity
 from .log import LogLine
 from .modifiers import Modifiers
+from .phrases import phrases
 from .record import Recorder
 from .rules import CardDef, RuleSet
 from .state import UNLIMITED, Obj, Player, Zone
@@ -82,6 +83,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self._in_action = False
         self.known = {}  # card uid -> seats it was revealed to
         self.step_hook = None
+        self.phrases = phrases(rules.language)
 
     def opponent(self, p: Player) -> Player:
         """The next player in seat order (the only opponent in a two-player game)."""
@@ -234,17 +236,21 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
     def end(self, kind: str, p: Player | list[Player] | None, reason: str | None = None) -> None:
         """End the game: `win`/`lose` for a player, `win` for a team (a list), or `draw_game`;
         `reason` says why in the game's words (it is logged and reported as the cause)."""
+        words = self.phrases
         if isinstance(p, list) and kind == "win" and p:
+            names = ", ".join(q.name for q in p)
             self.winner = p[0].index
-            self.result = f"{p[0].name} wins" if len(p) == 1 else f"{', '.join(q.name for q in p)} win"
+            self.result = f"{names} wins" if len(p) == 1 else f"{names} win"
+            said = words.won.format(player=names)
         elif kind == "draw_game" or p is None or isinstance(p, list):
-            self.winner, self.result = None, "draw"
+            self.winner, self.result, said = None, "draw", words.drawn
         elif kind == "win":
-            self.winner, self.result = p.index, f"{p.name} wins"
+            self.winner, self.result, said = p.index, f"{p.name} wins", words.won.format(player=p.name)
         else:
             other = self.opponent(p)
-            self.winner, self.result = other.index, f"{p.name} loses"
+            self.winner, self.result, said = other.index, f"{p.name} loses", words.lost.format(player=p.name)
         self.cause = reason
         if self.logging:
-            self.recorder.ended(self.winner, self.result, reason)
+            self.recorder.ended(self.winner, self.result, reason,
+                                words.because.format(result=said, cause=reason) if reason else said)
         raise GameOver(self.winner, self.result)

@@ -3,7 +3,8 @@
 cardsmith writes one JSON object per line to the bot's stdin (our stdout) and reads one per
 line back. Every message has a `type`:
 
-- `hello`: once, before anything else: protocol name and version, game, seat, players.
+- `hello`: once, before anything else: protocol name and version, game, seat, players, and
+  `hidden_card`, the word the views and log use in place of a card this seat may not see.
 - `choice`: a decision for the bot. `count` options numbered 0..count-1; `options` lists
   their labels when there are at most MAX_LISTED_OPTIONS of them; a `number` choice also
   gives `low` and `high` (option i means the number low + i). `view` is everything the
@@ -64,6 +65,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     game: str
     seat: int
     players: int
+    hidden_card: str
 
 
 class Choice(msgspec.Struct, tag="choice", tag_field="type", forbid_unknown_fields=True,

@@ -117,8 +117,8 @@ class Recorder:
             return Chose(self.n, f"{p.name} {prompt} → {shown}", p.index, kind, prompt, option, shown, forced)
         self.add(build, _cards_in((value,)))
 
-    def ended(self, winner: int | None, result: str, cause: str | None) -> None:
-        text = f"{result}: {cause}" if cause else result
+    def ended(self, winner: int | None, result: str, cause: str | None, text: str) -> None:
+        """The end: `result` in the engine's fixed words (for tools), `text` in the game's."""
         self.add(lambda hidden: Ended(self.n, text, winner, result, cause), ())
 
     def place(self, holder: Zone | Obj, hidden: Hidden) -> Place:

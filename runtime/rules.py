@@ -52,6 +52,8 @@ class CounterSpec:
     flag: bool
     visibility: str = "public"  # public / owner (only its player sees it) / hidden
     logged: bool = False  # every change is written to the game log
+    addendum: str | None = None  # the addendum that declares it: it exists while that one is in force
+    hosts_only: bool = False  # (an addendum's, with `absent`) only players hosting the addendum have it
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class RuleSet:
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
     hidden_card: str = "?"  # what players read in place of a card they cannot see
+    language: str = "en"  # the language of the engine's own words to players (see phrases.py)
     logged_fields: dict[str, str] = field(default_factory=dict)  # field -> label, changes logged
     token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)

@@ -17,7 +17,7 @@ from .values import Delta, Pair
 if TYPE_CHECKING:
     from .game import Game
     from .record import Recorder
-    from .rules import RuleSet
+    from .rules import CounterSpec, RuleSet
 
 RECENT_LOG = 12  # log lines a view carries
 
@@ -42,19 +42,26 @@ def _zone(g: Game, zone: Zone, seat: int) -> ZoneView:
 
 def view_of(g: Game, seat: int) -> View:
     """The view of one seat."""
-    specs = g.rules.counters
+    specs = [(i, spec) for i, spec in enumerate(g.rules.counters)
+             if spec.addendum is None or spec.addendum in g.active_addenda]
     shared = {z.spec.name: _zone(g, z, seat) for z in g.zones if z is not None and not z.spec.supply}
     players = {}
     for p in g.players:
         zones = {z.spec.name: _zone(g, z, seat) for z in p.zones if z is not None}
-        counters = {spec.name: plain(g, g.get(p, i)) for i, spec in enumerate(specs)
-                    if spec.per_player and (spec.visibility == "public"
-                                            or spec.visibility == "owner" and p.index == seat)}
+        counters = {spec.name: plain(g, g.get(p, i)) for i, spec in specs
+                    if spec.per_player and _has(g, p, spec)
+                    and (spec.visibility == "public" or spec.visibility == "owner" and p.index == seat)}
         players[p.name] = PlayerView(zones, counters, [g.describe(c) for c in p.picks])
-    counters = {spec.name: plain(g, g.get(None, i)) for i, spec in enumerate(specs)
+    counters = {spec.name: plain(g, g.get(None, i)) for i, spec in specs
                 if not spec.per_player and spec.visibility == "public"}
     return View(you=g.players[seat].name, seat=seat, shared=shared, players=players,
                 counters=counters, log=g.recorder.recent(seat, RECENT_LOG), log_total=g.recorder.readable[seat])
+
+
+def _has(g: Game, p: Player, spec: CounterSpec) -> bool:
+    """Whether a player has this counter: an addendum's counter that other players read as
+    its `absent` value belongs only to the players hosting that addendum."""
+    return not spec.hosts_only or any(c in p.picks for c in g.rules.addenda.get(spec.addendum or "", ()))
 
 
 class Seeing:
@@ -118,7 +125,8 @@ class Seeing:
 
     def card_view(self, card: Obj) -> str:
         """A visible card: its name, the tokens on it and its shown fields."""
-        extra = [f"{k if isinstance(k, str) else k[0]}×{n}" for k, n in card.tokens.items()]
+        labels = self.rules.token_labels
+        extra = [f"{labels.get(k if isinstance(k, str) else k[0], k)}×{n}" for k, n in card.tokens.items()]
         for name, label in self.rules.shown_fields.items():
             value = self.read(card, name)
             if value is True:

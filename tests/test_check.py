@@ -49,6 +49,12 @@ def test_duplicate_declarations() -> None:
     assert codes(result.diagnostics) == ["E102"]
 
 
+def test_a_game_language_must_be_one_the_engine_speaks() -> None:
+    result = build_text('game other "别的":\n    players 2\n    language klingon\n', with_mini=False)
+    d = problems(result.diagnostics)[0]
+    assert (d.code, d.span.line, d.span.col) == ("E104", 3, 5) and "zh" in d.message
+
+
 def test_card_properties_are_typed() -> None:
     text = 'card c:\n    power lots\n    powr 2\n    on_ply:\n        pass\n'
     result = build_text(text)

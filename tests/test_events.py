@@ -48,4 +48,4 @@ def test_a_seats_events_hide_the_other_hand(tmp_path: Path) -> None:
     seen_by_p1 = [r for r in mine if r["type"] == "card" and r["dest"] == {"zone": "hand", "owner": "P2"}
                   and r["source"] == {"zone": "deck", "owner": "P2"}]
     assert drawn_by_p2 and len(seen_by_p1) == len(drawn_by_p2)
-    assert all(r["card"] != "?" for r in drawn_by_p2) and all(r["card"] == "?" for r in seen_by_p1)
+    assert all(r["card"] != "（暗牌）" for r in drawn_by_p2) and all(r["card"] == "（暗牌）" for r in seen_by_p1)

@@ -173,7 +173,7 @@ def test_log_lines_mask_cards_and_honour_their_audience() -> None:
     g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
     result.rules.procedures["show"](g, g.players[0])
     assert lines_for(g.lines, 0) == ["P1 holds chip", "only for P1"]
-    assert lines_for(g.lines, 1) == ["P1 holds ?"]
+    assert lines_for(g.lines, 1) == ["P1 holds (hidden card)"]
     assert lines_for(g.lines, None) == ["P1 holds chip", "only for P1"]
 
 

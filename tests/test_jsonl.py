@@ -85,14 +85,19 @@ def test_a_bot_plays_a_whole_game(game: str, players: int, seat: int) -> None:
 def test_a_bots_view_never_shows_cards_it_may_not_see() -> None:
     bot = Bot(["sakura", "--seed", "5", "--seat", "2"], seed=5)
     bot.play()
+    hidden = bot.messages[0]["hidden_card"]
+    assert hidden == "（暗牌）", "Sakura is a Chinese game and names no word of its own"
+    hands_seen = 0
     for m in bot.messages:
         if m["type"] != "choice":
             continue
         view = m["view"]
         other = next(name for name in view["players"] if name != view["you"])
         for zone in ("hand", "deck", "covered"):
-            assert set(view["players"][other]["zones"][zone].get("cards", [])) <= {"?"}
-        assert set(view["players"][view["you"]]["zones"]["deck"].get("cards", [])) <= {"?"}
+            assert set(view["players"][other]["zones"][zone].get("cards", [])) <= {hidden}
+        assert set(view["players"][view["you"]]["zones"]["deck"].get("cards", [])) <= {hidden}
+        hands_seen += bool(view["players"][other]["zones"]["hand"].get("cards"))
+    assert hands_seen, "the other hand held cards at some decision"
 
 
 def test_bad_answers_get_errors_with_the_valid_range() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from cardsmith.runtime.agents import ChoiceRequest, ScriptedAgent
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.log import lines_for
+from cardsmith.runtime.phrases import DEFAULT_LANGUAGE, PHRASES, Phrases
+from cardsmith.runtime.session import play
 from cardsmith.runtime.values import Delta, Pair, apply_change
 from tests.helpers import build_text
 
@@ -86,7 +89,7 @@ def test_views_hide_what_a_player_may_not_see() -> None:
     g.new_object("card", None, g.players[0], hand0, {})
     mine = g.view(0).players["P1"].zones["hand"].cards
     theirs = g.view(1).players["P1"].zones["hand"].cards
-    assert mine == ["card"] and theirs == ["?"]
+    assert mine == ["card"] and theirs == ["(hidden card)"]
 
 
 def test_scripted_agent_matches_labels() -> None:
@@ -195,16 +198,16 @@ def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
     hand0, hand1 = g.players[0].zones[3], g.players[1].zones[3]
     assert hand0 is not None and hand1 is not None
     card = g.new_object("secret", None, g.players[0], hand0, {})
-    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
+    assert g.view(1).players["P1"].zones["hand"].cards == ["(hidden card)"]
     g.reveal(hand0, g.players[1])
     assert g.view(1).players["P1"].zones["hand"].cards == ["secret"]
     assert "secret" not in " ".join(lines_for(g.lines, 1))   # no log line names it
     g.put(card, hand1)
     g.put(card, hand0)
-    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
+    assert g.view(1).players["P1"].zones["hand"].cards == ["(hidden card)"]
     g.reveal(hand0, g.players[1])
     g.shuffle(hand0)                                  # a shuffle forgets where it lies
-    assert g.view(1).players["P1"].zones["hand"].cards == ["?"]
+    assert g.view(1).players["P1"].zones["hand"].cards == ["(hidden card)"]
 
 
 def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:
@@ -298,3 +301,65 @@ def test_changes_of_a_logged_field_are_logged() -> None:
     g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
     result.rules.procedures["tire"](g, g.players[0])
     assert lines_for(g.lines, None) == ["chip 疲惫: False → True"]  # written twice, changed once
+
+
+LANGUAGE_GAME = '''game words "词":
+    players 2
+    start main
+{props}
+
+zone hand "手牌": per player, holds cards, owner
+
+card secret "秘密":
+    note "a card nobody plays"
+
+procedure main "一局":
+    step 1 "问":
+        let c = new_card(secret, seat(0), seat(0).hand)
+        let sure = ask seat(0) "确定？"
+        if sure:
+            win seat(0)
+        lose seat(0)
+'''
+
+
+def _words_game(props: str) -> tuple[Game, list[str]]:
+    """A game that asks seat 0 one question (answered yes), with the given game options."""
+    result = build_text(LANGUAGE_GAME.format(props=props), with_mini=False)
+    assert result.rules is not None, result.diagnostics
+    seen: list[str] = []
+
+    class Yes:
+        def choose(self, request: ChoiceRequest) -> int:
+            seen.extend(request.options)
+            return 0
+
+    g = Game(result.rules, [[], []], [Yes(), Yes()], seed=1)
+    return g, seen
+
+
+@pytest.mark.parametrize("language, yes, no, hidden", [
+    ("", "yes", "no", "(hidden card)"), ("    language zh", "是", "否", "（暗牌）"),
+    ("    language ja", "はい", "いいえ", "（非公開のカード）")])
+def test_the_engines_own_words_follow_the_games_language(language: str, yes: str, no: str, hidden: str) -> None:
+    g, seen = _words_game(language)
+    result = play(g)
+    assert seen == [yes, no] and result.winner == 0
+    assert g.view(1).players["P1"].zones["hand"].cards == [hidden]
+    assert g.lines[-1].text == g.phrases.won.format(player="P1")
+
+
+def test_a_game_can_name_its_hidden_card_in_any_language() -> None:
+    g, _ = _words_game('    language zh\n    hidden_card "背面朝上的牌"')
+    play(g)
+    assert g.view(1).players["P1"].zones["hand"].cards == ["背面朝上的牌"]
+    assert g.view(0).players["P1"].zones["hand"].cards == ["秘密"]
+
+
+def test_every_language_has_every_phrase_with_the_same_blanks() -> None:
+    english = PHRASES[DEFAULT_LANGUAGE]
+    for language, words in PHRASES.items():
+        for field in fields(Phrases):
+            text, model = getattr(words, field.name), getattr(english, field.name)
+            assert text.strip(), (language, field.name)
+            assert re.findall(r"{\w+}", text) == re.findall(r"{\w+}", model), (language, field.name)

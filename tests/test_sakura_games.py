@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from cardsmith.compiler.load import BuildResult
+from cardsmith.runtime.agents import ChoiceRequest, RandomAgent
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game
 from tests.helpers import assert_replays_exactly, play_to_the_end
@@ -93,3 +94,29 @@ def test_the_log_tells_a_judge_what_happened_in_order(sakura: BuildResult) -> No
                 assert " 樱花结晶: " in lines[i + 1], (seed, lines[i:i + 2])
             elif "开始结算" in line:
                 assert "适正距离 " in line and "伤害 " in line and "当前距离 " in line, line
+
+
+class _Watcher:
+    """Plays like a random agent and keeps the counters each seat saw of each player."""
+
+    def __init__(self, seed: int) -> None:
+        self.agent = RandomAgent(seed)
+        self.seen: dict[str, set[str]] = {}
+
+    def choose(self, request: ChoiceRequest) -> int:
+        for name, player in request.view().players.items():
+            self.seen.setdefault(name, set()).update(player.counters)
+        return self.agent.choose(request)
+
+
+def test_an_addendums_counters_show_only_where_the_addendum_plays(sakura: BuildResult) -> None:
+    """Akina's price shows only for the player who picked her; without her, for nobody."""
+    assert sakura.rules is not None
+    watchers = [_Watcher(1), _Watcher(2)]
+    play_to_the_end(new_game(sakura.rules, [["akina", "yurina"], ["saine", "himika"]], list(watchers), seed=8))
+    for w in watchers:
+        assert "price" in w.seen["P1"] and "price" not in w.seen["P2"]
+        assert "vigor" in w.seen["P1"] and "vigor" in w.seen["P2"]
+    watchers = [_Watcher(1), _Watcher(2)]
+    play_to_the_end(new_game(sakura.rules, [["tokoyo", "yurina"], ["saine", "himika"]], list(watchers), seed=8))
+    assert all("price" not in seen for w in watchers for seen in w.seen.values())
