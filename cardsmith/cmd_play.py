@@ -95,13 +95,15 @@ def play_cmd(game: str, paths: tuple[str, ...], seed: int, p1: str | None, p2: s
     chosen = agents[seat - 1] = _agent(agent, agents[seat - 1])
     out = say(to_stderr=agent == "jsonl")
     if isinstance(chosen, JsonLinesAgent):
-        chosen.start(rules.game, seat - 1, len(picks))
+        chosen.start(rules.game, seat - 1, len(picks), rules.hidden_card)
     try:
         outcome = play(new_game(rules, picks, agents, seed=seed))
     except (EOFError, KeyboardInterrupt):
         fail("game abandoned: input closed", 130)
     except AgentGaveUp as err:
         fail(f"game abandoned: {err}")
+    if isinstance(chosen, TerminalAgent):
+        chosen.finish(outcome, rules)
     if isinstance(chosen, JsonLinesAgent):
         chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error,
                       outcome.cause)

@@ -48,7 +48,7 @@ def _counter(name: str) -> int:
 ENDINGS = {"只剩一个队伍还有能用牌的角色", "所有能用牌的角色都已倒下", "到达回合上限（100轮）"}
 # menu options that decline to act: agents that prefer to act choose them last
 DECLINING = {"结束装备阶段", "结束出牌阶段", "跳过出牌阶段，回复2点魔力", "丢弃卡牌", "丢弃一张牌", "返回",
-             "不防御", "不施救", "(none)"}
+             "不防御", "不施救", "（不选）"}
 TRADE = "消耗4点魔力回复1点体力"  # passive as a standing action, an active rescue when dying
 
 
@@ -194,7 +194,7 @@ def test_the_log_a_judge_reads() -> None:
     assert result.cause in ENDINGS and text[-1].endswith(result.cause)
     # nothing in a seat's log names a card in another player's hand
     hidden = lines_for(result.log, 0)
-    assert any(t == "?: 牌堆 → 手牌(P2)" for t in hidden)
+    assert any(t == "（暗牌）: 牌堆 → 手牌(P2)" for t in hidden)
     assert not any(re.match(r"P\d+ 看到 ", t) and not t.startswith("P1 ") for t in hidden)
 
 
@@ -223,7 +223,7 @@ def test_options_that_decline_are_passive() -> None:
         picks = _picks(seed)
         agents = [_Watcher(agent_seed(seed, i)) for i in range(size)]
         play_to_the_end(new_game(CCS.rules, picks, agents, seed=seed, log=False))
-    assert {"结束出牌阶段", "不防御", "不施救", "返回", "(none)"} <= _Watcher.seen
+    assert {"结束出牌阶段", "不防御", "不施救", "返回", "（不选）"} <= _Watcher.seen
 
 
 def test_reference_follows_the_seed_numbering() -> None:
@@ -256,8 +256,9 @@ def test_a_person_can_take_a_seat() -> None:
     result = runner.invoke(main, ["play", "ccs", "--players", "4", "--agent", "terminal", "--seat", "1",
                                   "--seed", "3"], input="1\n" * 20000)
     assert result.exit_code == 0, result.output[-2000:]
-    assert "== P1: " in result.output
-    assert "hand: " in result.output
+    assert re.search(r"P1 \S+ \(你\)", result.output), "the seat's own panel is marked in the game's language"
+    assert re.search(r"手牌 +5 \(\+5\) +\S+ · \S+ · \S+ · \S+ · \S+", result.output), "the own hand is listed"
+    assert re.search(r"手牌 +4 \(\+4\) +4 张未公开", result.output), "another hand shows only its count"
     assert re.search(r"seed 3: .* (wins|win|draw) after", result.output)
 
 
