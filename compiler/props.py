@@ -18,7 +18,7 @@ CARD_BUILTIN_PROPS = {
     "text": "the card's printed text, checked against the definition (W201)",
     "invented": "the effect is ours, not the source's: every output says so",
     "note": "a remark shown with the card in the reference (why it is encoded this way)",
-    "copies": "`copies N`: how many of the card a deck holds",
+    "copies": "`copies N`: how many of the card a deck holds (default 1)",
 }
 GAME_PROPS = {
     "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
@@ -130,6 +130,7 @@ class Props:
             if name not in props and not info.has_default and info.type in ("enum", "character"):
                 self.ctx.error("E115", f"card {card.name} has no {name!r}", card.name_span,
                                hint=f"add a line `{name} …`")
+        props.setdefault("copies", 1)
         self.ctx.checked.card_props[card.name] = props
         self.lint_text(card, props)
 
