@@ -28,8 +28,11 @@ def _our_texts(game: str) -> list[str]:
         texts.extend(st.labels.default or "" for st in proc.steps)
     for props in checked.card_props.values():
         texts.extend(str(props.get(k, "")) for k in ("text", "note"))
-    if sym.game is not None:
-        texts.extend(" ".join(o.words()) for o in sym.game.props if o.name == "decision")
+    decided = [*(sym.game.props if sym.game is not None else ()), *(o for a in sym.addenda.values() for o in a.props)]
+    texts.extend(" ".join(o.words()) for o in decided if o.name == "decision")
+    texts.extend(label for a in sym.addenda.values() for label in a.labels.all_names())
+    for table in (sym.cards, sym.characters):
+        texts.extend(label for decl in table.values() for label in decl.labels.all_names())
     return [t for t in texts if len(t) >= RUN]
 
 
