@@ -143,7 +143,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             return
         holder[index] = value
         if spec.logged and self.logging:
-            self.recorder.counter(spec.label, p, before, value)
+            self.recorder.counter(spec.label, p, before, value, spec.visibility)
         if self.rules.checks:
             self._changed(self._counter_checks[index])
 

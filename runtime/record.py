@@ -94,11 +94,15 @@ class Recorder:
                              self.place(source, ()) if source is not None else None, self.place(dest, ()))
         self.add(build, [obj], sees=lambda c, seat: seat in seen_before or self.g.can_see(c, seat))
 
-    def counter(self, label: str, p: Player | None, before: Any, after: Any) -> None:
+    def counter(self, label: str, p: Player | None, before: Any, after: Any, visibility: str) -> None:
+        """A logged counter changed: read by every seat when it is public, by its player alone
+        when it is `owner`, by no seat (only the whole log) when it is `hidden`."""
         who = f"({p.name})" if p is not None else ""
         text = f"{label}{who}: {self.g.describe(before)} → {self.g.describe(after)}"
+        audience = (None if visibility == "public"
+                    else frozenset((p.index,)) if visibility == "owner" and p is not None else frozenset())
         self.add(lambda hidden: CounterChanged(self.n, text, label, p.name if p else None,
-                                               _plain(before), _plain(after)), ())
+                                               _plain(before), _plain(after)), (), audience)
 
     def field(self, card: Obj, label: str, before: Any, after: Any) -> None:
         """A card's logged field changed (the card masked for seats that may not see it)."""

@@ -194,6 +194,28 @@ def test_counter_visibility_is_honoured_in_views() -> None:
     assert "hidden_seed" not in mine.counters and "hidden_seed" not in theirs.counters
 
 
+LOGGED_COUNTERS = '''
+counter secret_plan "计划": per player, owner, logged
+counter hidden_seed "种子": global, hidden, logged
+counter open_score "公开": per player, logged
+
+procedure change(p):
+    p.secret_plan = 2
+    hidden_seed = 5
+    p.open_score = 1
+'''
+
+
+def test_logged_counters_reach_only_the_seats_that_may_see_them() -> None:
+    result = build_text(LOGGED_COUNTERS)
+    assert result.ok and result.rules is not None
+    g = Game(result.rules, [[], []], [RandomAgent(1), RandomAgent(2)], 1)
+    result.rules.procedures["change"](g, g.players[0])
+    assert lines_for(g.lines, 0) == ["计划(P1): 0 → 2", "公开(P1): 0 → 1"]
+    assert lines_for(g.lines, 1) == ["公开(P1): 0 → 1"]
+    assert lines_for(g.lines, None) == ["计划(P1): 0 → 2", "种子: 0 → 5", "公开(P1): 0 → 1"]
+
+
 def test_an_owner_counter_needs_an_owner() -> None:
     result = build_text('counter plan "计划": global, owner\n')
     (d,) = problems(result.diagnostics)
