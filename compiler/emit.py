@@ -3,12 +3,23 @@ identifiers made by the compiler (never taken from user text)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from ..runtime.rules import SourceMap
 from . import syntax as s
+
+LOCAL_NAME = re.compile(r"\bl_\d+\b")
+
+
+def bound_now(code: str, among: set[str] | None = None) -> str:
+    """Keyword defaults (`l_1=l_1, …`) that bind the locals `code` reads (those `among`, if
+    given) to their values now: a condition or handler that outlives the statement making
+    it sees the values of that moment, not those a loop leaves behind."""
+    names = sorted(n for n in set(LOCAL_NAME.findall(code)) if among is None or n in among)
+    return ", ".join(f"{n}={n}" for n in names)
 
 
 class Emitter:

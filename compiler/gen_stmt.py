@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from . import syntax as s
 from .checked import Checked
-from .emit import Emitter
+from .emit import Emitter, bound_now
 from .gen_expr import ExprGen
 from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref
 from .visit import Visitor
@@ -131,13 +131,13 @@ class StmtGen(Visitor[None]):
         else:
             obj = "self_" if isinstance(ref, CounterRef) and ref.owner is Owner.SELF else "None"
         name = ref.counter if isinstance(ref, CounterRef) else ref.field if isinstance(ref, FieldRef) else ""
-        cond = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+        cond = _later(self.expr(st.while_)) if st.while_ is not None else "None"
         until = self.out.const(st.until) if st.until else "None"
         self.out.emit(f"g.modify({obj}, {self.out.const(name)}, {self.expr(st.delta)}, {cond}, {until}, "
                       f"{self.anchor})", st.span)
 
     def visit_Forbid(self, st: s.Forbid) -> None:
-        guard = f"lambda: ({self.expr(st.while_)})" if st.while_ is not None else "None"
+        guard = _later(self.expr(st.while_)) if st.while_ is not None else "None"
         self.out.emit(f"g.forbid({self.out.const(st.token)}, {self.expr(st.zone)}, {guard}, {self.anchor})", st.span)
 
     def visit_Reveal(self, st: s.Reveal) -> None:
@@ -277,6 +277,7 @@ class StmtGen(Visitor[None]):
         fn = out.new_temp()
         outer = set(out.locals) - set(st.params)
         params = ", ".join(out.local(p) for p in st.params)
+        header = len(out.lines)
         out.emit(f"def {fn}({params}):", st.span)
         with out.block():
             shared = sorted(out.local(n) for n in _assigned(st.body) if n in outer)
@@ -290,8 +291,19 @@ class StmtGen(Visitor[None]):
             self.body(st.body)
             self.where.once_depth -= 1
             out.emit("return True")
+        # what the handler only reads of the enclosing blocks is bound as it is now
+        binds = bound_now("\n".join(out.lines[header + 1:]), {out.locals[n] for n in outer} - set(shared))
+        if binds:
+            out.lines[header] = out.lines[header].replace(f"def {fn}({params}):",
+                                                          f"def {fn}({params + ', ' if params else ''}*, {binds}):")
         until = out.const(st.until) if st.until else "None"
         out.emit(f"g.once({out.const(st.event)}, {fn}, {until})")
+
+
+def _later(code: str) -> str:
+    """A condition checked later (`while` of modify and forbid), with the locals it reads
+    bound to their values now."""
+    return f"lambda {bound_now(code)}: ({code})"
 
 
 def _grows(node: s.Node) -> bool:

@@ -361,3 +361,20 @@ def test_scenarios_check_offers_winners_and_scripts() -> None:
     assert "expected P1 to win, but the game ended: P1 loses" in str(outcome["wrong_winner"])
     assert outcome["unused_answer"] == "scripted answers were not used: P1: 一"
     assert "the answer '选' fits several options" in str(outcome["ambiguous_answer"])
+
+
+def test_conditions_and_handlers_made_in_a_loop_keep_their_own_values() -> None:
+    """A `while` of modify or forbid, and a `once` handler, made for each card of a loop see
+    that card, not the last one the loop left behind."""
+    body = """
+let a = new_card(coin, p, p.hand)
+let b = new_card(coin, p, pile)
+for c in [a, b]:
+    modify c.power by 10 while c.zone == p.hand
+    once when poke(q) if q == p:
+        c.hue = blue
+emit poke(p)
+return [a.power, b.power, a.hue, b.hue]
+"""
+    value, _ = run(body)
+    assert value == [12, 2, "blue", "blue"]
