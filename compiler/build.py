@@ -5,6 +5,7 @@ later stages never meet a tree too deep for them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from lark import Token, Transformer, Tree, v_args
@@ -161,6 +162,9 @@ class Builder(Transformer[Token, Any]):
         cond = ch[2] if len(ch) == 5 else None
         return s.Replace(str(proc), str(step), cond, ch[-2], ch[-1], self._span(meta),
                          self._tok_span(proc), self._tok_span(step))
+
+    def append_decl(self, meta: Any, ch: list[Any]) -> s.Replace:
+        return replace(self.replace_decl(meta, ch), after=True)
 
     def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
         name, labels, player, *rest = ch

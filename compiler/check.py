@@ -38,6 +38,7 @@ class Checker:
         self.stmts = StmtChecker(ctx, self.exprs)
         self.props = Props(ctx)
         self.before_step: dict[tuple[str, str], dict[str, Type]] = {}  # names visible before a step
+        self.after_step: dict[tuple[str, str], dict[str, Type]] = {}  # and after it
 
     def all(self) -> None:
         sym = self.sym
@@ -137,6 +138,7 @@ class Checker:
             before = set(sc.names)
             self.stmts.block(st.body, sc)
             self.ctx.checked.step_names[(p.name, st.ident)] = frozenset(set(sc.names) - before)
+            self.after_step[(p.name, st.ident)] = dict(sc.names)
 
     def trigger(self, trig: s.Trigger, has_self: bool) -> None:
         ev = self.sym.events.get(trig.event)
@@ -153,7 +155,7 @@ class Checker:
 
     def replacement(self, rep: s.Replace) -> None:
         """A replacement sees what its step saw, and must define what its step defined and
-        later steps use (E116)."""
+        later steps use (E116); an addition after a step sees what the step left."""
         proc = self.sym.procedures.get(rep.procedure)
         if proc is None:
             self.ctx.error("E101", f"unknown procedure {rep.procedure!r}", rep.procedure_span,
@@ -164,12 +166,12 @@ class Checker:
             self.ctx.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.step_span,
                            hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
         sc = Scope.of(proc.params, has_self=False, types=proc.types)
-        sc.names.update(self.before_step.get((proc.name, rep.step), {}))
+        sc.names.update((self.after_step if rep.after else self.before_step).get((proc.name, rep.step), {}))
         if rep.cond is not None:
             self.exprs.check(rep.cond, sc)
         before = set(sc.names)
         self.stmts.block(rep.body, sc)
-        if rep.step not in steps:
+        if rep.step not in steps or rep.after:
             return
         missing = self.ctx.checked.step_names.get((proc.name, rep.step), frozenset()) - (set(sc.names) - before)
         later = proc.steps[steps.index(rep.step) + 1:]

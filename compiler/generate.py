@@ -81,12 +81,13 @@ class Generator:
     def procedure(self, name: str, p: s.Procedure) -> None:
         """Each step counts itself (and records a state hash while tracing); a step an
         addendum replaces runs the replacement while the addendum is active and its
-        condition holds."""
+        condition holds; what addenda add after a step runs after it, each in turn."""
         out = self.out
         reps: dict[str, list[tuple[s.Replace, str | None]]] = {}
+        afters: dict[str, list[tuple[s.Replace, str | None]]] = {}
         for rep, add in self.sym.replacements:
             if rep.procedure == name:
-                reps.setdefault(rep.step, []).append((rep, add))
+                (afters if rep.after else reps).setdefault(rep.step, []).append((rep, add))
         with out.function(self.names[("proc", name)], p.params, p.span, what=f"procedure {name}"):
             for st in p.steps:
                 out.emit("g.steps += 1")
@@ -95,10 +96,7 @@ class Generator:
                     out.emit(f"g.step({out.const(f'{name}:{st.ident}')})")
                 replacements = reps.get(st.ident, [])
                 for k, (rep, add) in enumerate(replacements):
-                    conds = [f"{out.const(add)} in g.active_addenda"] if add is not None else []
-                    if rep.cond is not None:
-                        conds.append(f"({self.expr(rep.cond)})")
-                    out.emit(f"{'if' if k == 0 else 'elif'} {' and '.join(conds) or 'True'}:", rep.span)
+                    out.emit(f"{'if' if k == 0 else 'elif'} {self.applies(rep, add)}:", rep.span)
                     with out.block():
                         self.stmts.body(rep.body)
                 if replacements:
@@ -107,6 +105,18 @@ class Generator:
                         self.stmts.body(st.body)
                 else:
                     self.stmts.body(st.body)
+                for rep, add in afters.get(st.ident, []):
+                    out.emit(f"if {self.applies(rep, add)}:", rep.span)
+                    with out.block():
+                        self.stmts.body(rep.body)
+
+    def applies(self, rep: s.Replace, add: str | None) -> str:
+        """The condition under which a replacement or addition runs: its addendum is active
+        and its `when` holds."""
+        conds = [f"{self.out.const(add)} in g.active_addenda"] if add is not None else []
+        if rep.cond is not None:
+            conds.append(f"({self.expr(rep.cond)})")
+        return " and ".join(conds) or "True"
 
     def rule_blocks(self) -> None:
         """Rule triggers, state checks and standing actions (those of an addendum do nothing

@@ -78,6 +78,7 @@ def reference_context(checked: Checked) -> dict[str, Any]:
             "addendum": _label(sym.addenda[add].labels, add) if add in sym.addenda else "core",
             "label": _label(rep.labels, "the step is done differently"),
             "condition": unparse(rep.cond) if rep.cond else None,
+            "after": rep.after,
         })
     procedures = []
     core_procs = [(n, p) for n, p in sym.procedures.items() if id(p) not in sym.decl_addendum and p.labels.section]
@@ -160,7 +161,8 @@ def _describe_item(item: s.Decl, sym: Any) -> Md:
         return Md(f"Rule effect — when {md(when)} ({code(item.event)}){cond}: {md(what)}.")
     if isinstance(item, s.Replace):
         cond = f" when {code(unparse(item.cond))}" if item.cond else ""
-        return Md(f"Replaces step {md(item.step)} of {code(item.procedure)}{cond}: {md(_label(item.labels, ''))}")
+        verb = "After" if item.after else "Replaces"
+        return Md(f"{verb} step {md(item.step)} of {code(item.procedure)}{cond}: {md(_label(item.labels, ''))}")
     if isinstance(item, s.Check):
         return Md(f"State check **{md(_label(item.labels, item.name))}**.")
     if isinstance(item, s.Entity):

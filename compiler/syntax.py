@@ -649,7 +649,8 @@ class Trigger(Node):
 
 @dataclass(frozen=True)
 class Replace(Node):
-    """`instead of PROC step ID [when COND]:` an addendum's replacement of a step."""
+    """`instead of PROC step ID [when COND]:` an addendum's replacement of a step, or
+    `after PROC step ID [when COND]:` what it adds after the step (every such addition runs)."""
 
     procedure: str
     step: str
@@ -659,6 +660,7 @@ class Replace(Node):
     span: Span
     procedure_span: Span = NO_SPAN
     step_span: Span = NO_SPAN
+    after: bool = False
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,15 @@ def test_a_replacement_must_define_what_later_steps_use() -> None:
     assert problems(fixed.diagnostics) == []
 
 
+def test_an_addition_after_a_step_sees_what_the_step_defined() -> None:
+    text = ('procedure tally(p):\n    step 1 "数":\n        let n = count(p.purse)\n'
+            '    step 2 "记":\n        p.score = n\n'
+            'addendum more "多":\n    after tally step 1 "再数":\n        p.score = n + 1\n'
+            '    after tally step 3 "没有的步":\n        pass\n')
+    (d,) = problems(build_text(text).diagnostics)
+    assert (d.code, d.span.line, d.hint) == ("E105", 9, "its steps: 1, 2")
+
+
 def test_parameter_types_are_checked_at_every_call() -> None:
     """A declared parameter type is checked at calls, `emit`s and timing calls, at the argument."""
     text = ('field reach "射程": range, default 0-1\nfield hurt "伤": pair, default 1/1\n'

@@ -378,3 +378,43 @@ return [a.power, b.power, a.hue, b.hue]
 """
     value, _ = run(body)
     assert value == [12, 2, "blue", "blue"]
+
+
+ADDITIONS = GAME.replace('''procedure main "一局":
+    step 1 "运行":
+        pass
+''', '''procedure main "一局":
+    step 1 "记一":
+        let n = 1
+        log "step 1: {}", n
+    step 2 "记二":
+        log "step 2: {}", n
+
+addendum hero_rules "英雄":
+    for hero
+    after main step 1 "英雄在第一步之后":
+        log "hero after 1: {}", n
+    instead of main step 2 "英雄替换第二步":
+        log "hero instead of 2"
+
+addendum sidekick_rules "帮手":
+    for sidekick
+    after main step 1 when n == 1 "帮手在第一步之后":
+        log "sidekick after 1"
+    after main step 2 "帮手在第二步之后":
+        log "sidekick after 2"
+''')
+
+
+@pytest.mark.parametrize("picks, lines", [
+    ([["hero"], ["sidekick"]], ["step 1: 1", "hero after 1: 1", "sidekick after 1", "hero instead of 2",
+                                "sidekick after 2"]),
+    ([["hero"], ["hero"]], ["step 1: 1", "hero after 1: 1", "hero instead of 2"]),
+    ([["sidekick"], ["sidekick"]], ["step 1: 1", "sidekick after 1", "step 2: 1", "sidekick after 2"]),
+])
+def test_addenda_add_after_a_step_and_every_addition_runs(picks: list[list[str]], lines: list[str]) -> None:
+    result = build_sources({"lang.csm": ADDITIONS}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, picks, [ScriptedAgent(), ScriptedAgent()], seed=1)
+    result.rules.procedures["main"](g)
+    assert lines_for(g.lines, None) == lines
