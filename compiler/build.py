@@ -36,7 +36,7 @@ def _side(text: str) -> int | None:
 # Lark rules that nest an expression one level deeper in the syntax model (and in the
 # generated Python); `sum` and `product` add one level per operator.
 _EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "attr", "call",
-                         "index", "list_lit"})
+                         "index", "list_lit", "list_where"})
 _CHAIN_RULES = frozenset({"sum", "product"})
 
 
@@ -485,6 +485,13 @@ class Builder(Transformer[Token, Any]):
     def delta_lit(self, meta: Any, ch: list[Any]) -> s.DeltaLit:
         left, right = str(ch[0]).split("/")
         return s.DeltaLit(int(left), int(right), self._span(meta))
+
+    def list_where(self, meta: Any, ch: list[Any]) -> s.ListWhere:
+        head, cond = ch
+        if not (isinstance(head, s.BinOp) and head.op == "in" and isinstance(head.left, s.Name)):
+            raise BuildError(Diagnostic("E001", "a filtered list is written `[x in LIST where COND]`",
+                                        self._span(meta), hint="name each item, then say which to keep"))
+        return s.ListWhere(head.left.ident, head.right, cond, self._span(meta))
 
     def range_lit(self, meta: Any, ch: list[Any]) -> s.RangeLit:
         text = str(ch[0])

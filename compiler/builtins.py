@@ -93,7 +93,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("addendum_active", "addendum:str", BOOL, impl.fn_addendum_active),
     _b("characters", "", LIST, impl.fn_characters),
     _b("character_prop", "character:str option:str", ANY, impl.fn_character_prop),
-    _b("card_ids", "", LIST, impl.fn_card_ids),
+    _b("card_ids", "field?:str values?:any", LIST, impl.fn_card_ids),
     _b("card_prop", "card:str field:str", ANY, impl.fn_card_prop),
     _b("left", "value:pair", INT, impl.fn_left),
     _b("right", "value:pair", INT, impl.fn_right),

@@ -111,6 +111,13 @@ class ExprChecker(Visitor[Type]):
             self._sub(item)
         return Type.LIST
 
+    def visit_ListWhere(self, e: s.ListWhere) -> Type:
+        self._sub(e.items)
+        inner = self.sc.child()
+        inner.names[e.var] = Type.ANY
+        self.check(e.cond, inner)
+        return Type.LIST
+
     # ---- operators ----
 
     def visit_Index(self, e: s.Index) -> Type:

@@ -75,6 +75,10 @@ class ExprGen(Visitor[str]):
     def visit_ListLit(self, e: s.ListLit) -> str:
         return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
 
+    def visit_ListWhere(self, e: s.ListWhere) -> str:
+        var = self.out.local(e.var)
+        return f"[{var} for {var} in rt.each(g, {self.visit(e.items)}) if ({self.visit(e.cond)})]"
+
     # ---- operators ----
 
     def visit_Index(self, e: s.Index) -> str:

@@ -239,9 +239,19 @@ class ListLit(Node):
     span: Span
 
 
+@dataclass(frozen=True)
+class ListWhere(Node):
+    """`[x in LIST where COND]`: the items of a list for which a condition holds, in order."""
+
+    var: str
+    items: Expr
+    cond: Expr
+    span: Span
+
+
 Expr = Union[
     IntLit, StrLit, BoolLit, NoneLit, PairLit, DeltaLit, RangeLit, ZoneLabel, Name, Attr,
-    Call, Index, BinOp, BoolOp, Not, Neg, ListLit,
+    Call, Index, BinOp, BoolOp, Not, Neg, ListLit, ListWhere,
 ]
 
 

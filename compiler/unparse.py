@@ -59,6 +59,9 @@ class _Unparse(Visitor[str]):
     def visit_ListLit(self, e: s.ListLit) -> str:
         return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
 
+    def visit_ListWhere(self, e: s.ListWhere) -> str:
+        return f"[{e.var} in {self.visit(e.items)} where {self.visit(e.cond)}]"
+
 
 _UNPARSE = _Unparse()
 

@@ -168,9 +168,13 @@ def fn_character_prop(g: Game, character: str, key: str) -> Any:
     return value
 
 
-def fn_card_ids(g: Game) -> list[str]:
-    """Every declared card."""
-    return list(g.rules.cards)
+def fn_card_ids(g: Game, field: str | None = None, values: Any = None) -> list[str]:
+    """Every declared card, or (in declared order) those whose field is one of the values (a list or one value)."""
+    if field is None:
+        return list(g.rules.cards)
+    wanted = values if isinstance(values, list) else [values]
+    default = g.rules.field_defaults.get(field)
+    return [ident for ident, card in g.rules.cards.items() if card.props.get(field, default) in wanted]
 
 
 def fn_card_prop(g: Game, ident: str, name: str) -> Any:

@@ -174,7 +174,8 @@ BUILTIN_CASES: dict[str, list[tuple[str, Any]]] = {
     "addendum_active": [("return addendum_active(thing)", False)],
     "characters": [("return size(characters())", 2)],
     "character_prop": [('return character_prop(hero, "number")', 7), ('return character_prop(hero, "none")', None)],
-    "card_ids": [("return card_ids()", ["coin"])],
+    "card_ids": [("return card_ids()", ["coin"]), ('return card_ids("power", [2, 3])', ["coin"]),
+                 ('return card_ids("power", 5)', []), ('return card_ids("hue", "red")', ["coin"])],
     "card_prop": [('return [card_prop(coin, "power"), card_prop(coin, "hue")]', [2, "red"])],
     "left": [("return left(3/1)", 3), ("return left(-/1)", None), ("return left(none)", None)],
     "right": [("return right(3/1)", 1)],
@@ -418,3 +419,22 @@ def test_addenda_add_after_a_step_and_every_addition_runs(picks: list[list[str]]
     g = Game(result.rules, picks, [ScriptedAgent(), ScriptedAgent()], seed=1)
     result.rules.procedures["main"](g)
     assert lines_for(g.lines, None) == lines
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("return [c in [1, 2, 3, 4] where c > 2]", [3, 4]),
+    ("return [c in [] where c > 2]", []),
+    ("let c = 9\nlet kept = [c in [1, 2] where c > 1]\nreturn [kept, c]", [[2], 9]),
+    ("let a = new_card(coin, p, p.hand)\nlet b = new_card(coin, p, p.hand)\nb.power = 5\n"
+     "return size([x in cards(p.hand) where x.power > 2])", 1),
+])
+def test_a_filtered_list_keeps_the_items_its_condition_holds_for(body: str, expected: Any) -> None:
+    value, _ = run(body)
+    assert value == expected
+
+
+def test_a_filtered_list_names_its_item() -> None:
+    text = GAME + "\nprocedure t(p):\n    return [p.score in [1, 2] where true]\n"
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    (d,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert (d.code, d.span.line) == ("E001", GAME.count("\n") + 3)
