@@ -10,7 +10,7 @@ of a timing it calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import assert_never
 
 from . import syntax as s
@@ -35,23 +35,41 @@ from .visit import Visitor
 
 @dataclass(frozen=True)
 class CheckReads:
-    """The zones and counters a check reads, and whether it reads tokens on objects."""
+    """The zones and counters a check reads, and whether it reads tokens on objects; and
+    what it reads only through an addendum's replacements (`through`, by addendum), which
+    matters only in games where that addendum is active."""
 
     zones: frozenset[str]
     counters: frozenset[str]
     objects: bool
+    through: dict[str, CheckReads] = field(default_factory=dict)
 
 
 class _Reads(Visitor[None]):
-    """Walks statements; each kind says which of its parts are read to decide."""
+    """Walks statements; each kind says which of its parts are read to decide. What an
+    addendum's replacement reads is walked by that addendum's own walker (`within`)."""
 
-    def __init__(self, checked: Checked) -> None:
+    def __init__(self, checked: Checked, addendum: str | None = None,
+                 walkers: dict[str, _Reads] | None = None) -> None:
         self.c = checked
         self.sym = checked.symbols
+        self.addendum = addendum
+        self.walkers = walkers if walkers is not None else {}
         self.zones: set[str] = set()
         self.counters: set[str] = set()
         self.objects = False
         self.done: set[tuple[Callee, str]] = set()
+
+    def within(self, addendum: str | None) -> _Reads:
+        """The walker for what is read through an addendum's rules."""
+        if addendum is None or addendum == self.addendum:
+            return self
+        if addendum not in self.walkers:
+            self.walkers[addendum] = _Reads(self.c, addendum, self.walkers)
+        return self.walkers[addendum]
+
+    def result(self) -> CheckReads:
+        return CheckReads(frozenset(self.zones), frozenset(self.counters), self.objects)
 
     def body(self, stmts: tuple[s.Stmt, ...]) -> None:
         for st in stmts:
@@ -89,10 +107,11 @@ class _Reads(Visitor[None]):
             case Callee.PROCEDURE:
                 for step in sym.procedures[name].steps:
                     self.body(step.body)
-                for rep, _ in sym.replacements:
+                for rep, addendum in sym.replacements:
                     if rep.procedure == name:
-                        self.expr(rep.cond)
-                        self.body(rep.body)
+                        walker = self.within(addendum)
+                        walker.expr(rep.cond)
+                        walker.body(rep.body)
             case Callee.VALUE:
                 self.expr(sym.values[name].expr)
             case Callee.KEYWORD:
@@ -157,4 +176,8 @@ def check_reads(checked: Checked, check: s.Check) -> CheckReads:
     """Everything one check can read, directly or through what it calls."""
     walker = _Reads(checked)
     walker.body(check.body)
-    return CheckReads(frozenset(walker.zones), frozenset(walker.counters), walker.objects)
+    core = walker.result()
+    through = {name: more for name, w in walker.walkers.items()
+               if (more := CheckReads(w.result().zones - core.zones, w.result().counters - core.counters,
+                                      w.objects and not core.objects)) != CheckReads(frozenset(), frozenset(), False)}
+    return CheckReads(core.zones, core.counters, core.objects, through)

@@ -130,26 +130,22 @@ class Generator:
         for i, (chk, add) in enumerate(self.sym.checks):
             fn = f"check_{i}"
             reads = check_reads(self.c, chk)
+            through = ", ".join(f"{name!r}: rt.Reads(zones={sorted(r.zones)!r}, counters={sorted(r.counters)!r}, "
+                                f"objects={r.objects!r})" for name, r in sorted(reads.through.items()))
             self.specs["checks"].append(f"rt.CheckSpec(fn={fn}, zones={sorted(reads.zones)!r}, "
-                                        f"counters={sorted(reads.counters)!r}, objects={reads.objects!r})")
+                                        f"counters={sorted(reads.counters)!r}, objects={reads.objects!r}, "
+                                        f"addendum={add!r}, through={{{through}}})")
             with out.function(fn, (), chk.span, what=f"check {chk.name}"):
-                self._only_if_active(add, "return")
                 self.stmts.body(chk.body)
         for i, (act, add) in enumerate(self.sym.actions):
             with out.function(f"action_{i}_ok", (act.player,), act.span, what=f"action {act.name}"):
-                self._only_if_active(add, "return False")
                 out.emit(f"return {self.expr(act.cond) if act.cond is not None else 'True'}")
             with out.function(f"action_{i}", (act.player,), act.span, what=f"action {act.name}"):
                 self.stmts.body(act.body)
             label = act.labels.default or act.name
             self.specs["actions"].append(f"rt.ActionSpec(name={act.name!r}, label={label!r}, "
-                                         f"allowed=action_{i}_ok, fn=action_{i}, passive={act.passive!r})")
-
-    def _only_if_active(self, addendum: str | None, leave: str) -> None:
-        if addendum is not None:
-            self.out.emit(f"if {self.out.const(addendum)} not in g.active_addenda:")
-            with self.out.block():
-                self.out.emit(leave)
+                                         f"allowed=action_{i}_ok, fn=action_{i}, passive={act.passive!r}, "
+                                         f"addendum={add!r})")
 
     def card(self, name: str, card: s.Entity) -> None:
         """A function per timing block (`card_N_k(g, this, …)`) and per card trigger."""

@@ -14,7 +14,7 @@ from .state import Player
 if TYPE_CHECKING:
     from .game import Game
     from .record import Recorder
-    from .rules import RuleSet
+    from .rules import ActionSpec, RuleSet
 
 MenuEntry = tuple[int, Any, str]  # option number (-1: a standing action), bound value, label
 
@@ -29,6 +29,7 @@ class Choices:
     decisions: list[tuple[int, int]]
     offer_checks: list[tuple[int, str, bool, str]]  # seat, label, offered?, where (scenarios)
     _in_action: bool
+    live_actions: list[tuple[int, ActionSpec]]  # the standing actions of this game (rules index, spec)
 
     describe: Callable[..., str]  # see views.Seeing
     log: Callable[..., None]
@@ -125,11 +126,10 @@ class Choices:
         Compiled menus add them to real decisions (two or more options), leaving out an action
         the menu already offers under the same label; none are offered while a standing action
         is being taken."""
-        if self._in_action:
+        if self._in_action or not self.live_actions:
             return []
         present = {label for _, _, label in entries}
-        return [(-1, i, a.label) for i, a in enumerate(self.rules.actions)
-                if a.label not in present and a.allowed(self, p)]
+        return [(-1, i, a.label) for i, a in self.live_actions if a.label not in present and a.allowed(self, p)]
 
     def take_action(self, p: Player, index: int) -> None:
         self._in_action = True

@@ -34,6 +34,7 @@ from .rules import (
     CardTriggerSpec,
     CheckSpec,
     CounterSpec,
+    Reads,
     RuleSet,
     TableSpec,
     TriggerSpec,
@@ -55,7 +56,7 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
-    "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
+    "Reads", "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
     "add", "at", "card_of", "each", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
     "sub", "tick", "GameOver",
     *BUILTIN_FUNCTIONS,

@@ -78,7 +78,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.active_addenda = {name for name, chars in rules.addenda.items()
                                if not chars or any(c in p.picks for p in self.players for c in chars)}
         self._init_triggers(rules, self.active_addenda)
-        self._init_checks(rules)
+        self._init_checks(rules, self.active_addenda)
+        self.live_actions = [(i, a) for i, a in enumerate(rules.actions)
+                             if a.addendum is None or a.addendum in self.active_addenda]
         self.objects_by_card = {}
         self._in_action = False
         self.known = {}  # card uid -> seats it was revealed to

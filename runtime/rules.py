@@ -86,6 +86,16 @@ class CardTriggerSpec:
 
 
 @dataclass(frozen=True)
+class Reads:
+    """What a state check reads through one addendum's rules (a replacement of a step it
+    calls): it counts only in games where that addendum is active."""
+
+    zones: list[str]
+    counters: list[str]
+    objects: bool = False
+
+
+@dataclass(frozen=True)
 class CheckSpec:
     """A state check and what it reads: it runs after a change to one of those."""
 
@@ -93,6 +103,8 @@ class CheckSpec:
     zones: list[str]
     counters: list[str]
     objects: bool  # reads tokens on objects: runs after any token move that involves one
+    addendum: str | None = None  # a check of an addendum runs only in games where it is active
+    through: dict[str, Reads] = field(default_factory=dict)  # more reads, by addendum
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,7 @@ class ActionSpec:
     allowed: Callable[..., Any]
     fn: Callable[..., Any]
     passive: bool = False  # taking it is not playing on: agents that act choose it last
+    addendum: str | None = None  # an addendum's action is offered only in games where it is active
 
 
 @dataclass

@@ -161,6 +161,29 @@ def test_checks_run_only_after_changes_to_what_they_read() -> None:
     assert g.count(pot, "chip") == 3 and g.counters[alarms] == 1
 
 
+def test_what_a_check_reads_through_an_addendum_counts_only_where_it_plays() -> None:
+    from cardsmith.compiler.depends import check_reads
+    text = ('character knight "骑士"\ncounter alarms "警报": global\n'
+            'procedure limit() "上限":\n    step 1 "通常":\n        return 4\n'
+            'addendum watch "守望":\n    for knight\n    instead of limit step 1 "看钱包":\n'
+            '        return 4 - count(seat(0).purse)\n'
+            'check crowded "拥挤":\n    if count(pot) >= limit() and alarms == 0:\n        alarms += 1\n')
+    result = build_text(text)
+    assert result.rules is not None and result.checked is not None
+    (chk, _), = result.checked.symbols.checks
+    reads = check_reads(result.checked, chk)
+    assert reads.zones == {"pot"} and reads.counters == {"alarms"}
+    assert set(reads.through) == {"watch"} and reads.through["watch"].zones == {"purse"}
+    alarms = next(i for i, c in enumerate(result.rules.counters) if c.name == "alarms")
+    for picks, rings in (([[], []], 0), ([["knight"], []], 1)):
+        g = Game(result.rules, picks, [ScriptedAgent(), ScriptedAgent()], seed=1)
+        bank, pot, purse = g.zones[0], g.zones[1], g.players[0].zones[2]
+        assert bank is not None and pot is not None and purse is not None
+        g.move(1, "chip", bank, pot)        # 1 chip: below either limit
+        g.move(3, "chip", bank, purse)      # the watch's limit drops to 1, but only a knight's game looks
+        assert g.counters[alarms] == rings, picks
+
+
 def test_character_options_are_readable() -> None:
     from cardsmith.runtime import builtins as rt
     result = build_text('character hero "英雄": hp 5, side light\n')
