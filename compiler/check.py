@@ -217,6 +217,11 @@ class Checker:
             if name in per_player:
                 self.ctx.error("E102", f"field {name!r} has the name of a player's zone or counter",
                                info.decl.name_span, hint="`x." + name + "` would be ambiguous: rename the field")
+        for name, timing in sym.timings.items():
+            other = "counter" if name in sym.counters else "field" if name in sym.fields else None
+            if other is not None:
+                self.ctx.error("E102", f"timing {name!r} has the name of a {other}", timing.span,
+                               hint=f"`x.{name}` and `x.{name}()` would read alike: rename one")
 
     def _decl_span(self, what: str, name: str) -> s.Span:
         sym = self.sym

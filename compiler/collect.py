@@ -179,7 +179,8 @@ class Collector:
         if not self._new(sym.counters, d.name, d.name_span, d.what):
             return
         self.allow(d, set(COUNTER_OPTIONS))
-        low = high = absent = None
+        low = high = None
+        absent: int | bool | None = None
         if "range" in opts:
             atoms = opts["range"].atoms
             if len(atoms) == 1 and atoms[0].kind == "dotrange":
@@ -190,7 +191,12 @@ class Collector:
         start = self._start(d, opts)
         if "absent" in opts:
             atoms = opts["absent"].atoms
-            absent = literal_int(atoms[0]) if atoms else None
+            if atoms and atoms[0].kind == "int":
+                absent = int(atoms[0].text)
+            elif atoms and atoms[0].text in ("true", "false"):
+                absent = atoms[0].text == "true"
+            else:
+                self.ctx.error("E104", "`absent` needs a number, true or false", opts["absent"].span)
         shown = [v for v in ("public", "owner", "hidden") if v in opts]
         if len(shown) > 1:
             self.ctx.error("E104", f"a {d.what} is either public, owner or hidden", opts[shown[1]].span)

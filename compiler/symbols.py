@@ -31,7 +31,7 @@ class CounterInfo:
     high: int | None
     start: Any
     flag: bool
-    absent: int | None
+    absent: int | bool | None  # what a player without the addendum reads (`absent N|true|false`)
     addendum: str | None
     visibility: str = "public"  # public / owner / hidden
     logged: bool = False  # its changes are written to the game log

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import build_text, codes, problems
 
 
@@ -137,6 +139,21 @@ def test_a_replacement_must_define_what_later_steps_use() -> None:
     assert d.span.line == 7  # the `instead of` line
     fixed = build_text(text.replace("        pass\n", "        let n = 0\n"))
     assert problems(fixed.diagnostics) == []
+
+
+def test_a_name_read_as_an_attribute_belongs_to_one_declaration() -> None:
+    result = build_text('flag plan "计划": per player\ntiming plan(p) "计划时"\nfield plan "计划": int\n')
+    found = sorted((d.code, d.span.line, d.message) for d in problems(result.diagnostics))
+    assert found == [("E102", 2, "timing 'plan' has the name of a counter"),
+                     ("E102", 3, "field 'plan' has the name of a player's zone or counter")]
+
+
+@pytest.mark.parametrize("value, ok", [("0", True), ("2", True), ("false", True), ("true", True),
+                                       ("none", False), ("nothing", False)])
+def test_absent_takes_a_number_or_a_truth_value(value: str, ok: bool) -> None:
+    text = f'character hero "英雄"\naddendum heroic "英雄的":\n    for hero\n    counter pluck "勇气": per player, absent {value}\n'
+    found = [(d.code, d.span.line) for d in problems(build_text(text).diagnostics)]
+    assert found == ([] if ok else [("E104", 4)])
 
 
 def test_an_addition_after_a_step_sees_what_the_step_defined() -> None:
