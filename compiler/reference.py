@@ -133,12 +133,19 @@ def _card_row(ident: str, card: s.Entity, props: dict[str, Any], sym: Any) -> di
         elif info.type == "bool":
             kind_bits.append(_label(info.decl.labels, key))
         elif info.type == "range":
-            numbers.append(f"{_label(info.decl.labels, key)} {value[0]}" + (f"-{value[-1]}" if len(value) > 1 else ""))
+            numbers.append(f"{_label(info.decl.labels, key)} {_range_text(value)}")
         elif info.type in ("pair", "int"):
             numbers.append(f"{_label(info.decl.labels, key)} {value}")
     return {"ident": ident, "name": card.labels.default or ident, "kind": ", ".join(kind_bits),
             "numbers": ", ".join(numbers) or "—", "text": str(props.get("text", "")),
             "invented": bool(props.get("invented")), "note": props.get("note")}
+
+
+def _range_text(values: tuple[int, ...]) -> str:
+    """`3-5` for a run of values, `1,3,5` for values with gaps, `2` for one value."""
+    if len(values) > 1 and list(values) == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ",".join(str(v) for v in values)
 
 
 def _describe_item(item: s.Decl, sym: Any) -> Md:

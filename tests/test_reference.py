@@ -24,6 +24,25 @@ def test_reference_has_numbered_core_sections_addenda_and_cards(sakura: BuildRes
             assert f"`{ident}`" in text
 
 
+def test_an_addendum_keeps_its_own_paragraph_numbers(sakura: BuildResult) -> None:
+    """Each goddess addendum is its seed section; its rules are listed, each procedure with
+    its own paragraph number, never renumbered in order (which would clash with the seed's)."""
+    assert sakura.checked is not None
+    text = render_reference(sakura.checked)
+    oboro = text.split("## 3 Addendum: ")[1].split("\n## ")[0]
+    assert "Active when a player hosts: oboro, oboro\\_a1, oboro\\_a2." in oboro
+    assert re.search(r"^- Procedure \*\*.+\*\* \\\[3-2\\\]", oboro, re.MULTILINE)
+    assert not re.search(r"^3-\d+\. ", oboro, re.MULTILINE)
+    assert "## Addendum: 胧的卡牌所需的规则" in text  # an addendum of card hooks has no seed number
+
+
+def test_ranges_with_gaps_are_printed_as_they_are(sakura: BuildResult) -> None:
+    assert sakura.checked is not None
+    text = render_reference(sakura.checked)
+    assert re.search(r"`oboro_a2_n1` \| 全息苦无 \| .* \| 适正距离 1,3,5, 伤害 1/1", text)
+    assert re.search(r"`yurina_n1` \| .* \| 适正距离 3-4, 伤害 3/1", text)
+
+
 def test_reference_follows_the_source(sakura: BuildResult) -> None:
     assert sakura.checked is not None
     text = render_reference(sakura.checked)
