@@ -76,13 +76,13 @@ def soak(game: str, paths: tuple[str, ...], games: int | None, seed: int, p1: st
             record.add(s, picks, outcome)
             bar.update(1)
     replay = " ".join([game, *paths])
-    _report(rules, record, games, time.perf_counter() - started, count, policy, all_pairings, replay)
+    _report(rules, record, games, time.perf_counter() - started, count, policy, replay)
     if record.errors:
         sys.exit(1)
 
 
 def _report(rules: RuleSet, record: Record, games: int, elapsed: float, count: int, policy: str,
-            all_pairings: bool, replay: str) -> None:
+            replay: str) -> None:
     """The summary, endings, results per character, and each rule error with the seeds that
     show it; `replay` is what `cardsmith play` needs to load the same game."""
     out = record.outcomes
@@ -101,7 +101,7 @@ def _report(rules: RuleSet, record: Record, games: int, elapsed: float, count: i
         click.echo(printable(f"  {message}"))
         for s, picks in failed[:5]:
             sides = " vs ".join("+".join(p) for p in picks)
-            chosen = "".join(f" --pick {','.join(p)}" for p in picks) if all_pairings else ""
+            chosen = "".join(f" --pick {','.join(p)}" for p in picks)
             click.echo(printable(f"    seed {s} ({sides}): cardsmith play {replay} --seed {s}{options}{chosen}"))
         if len(failed) > 5:
             click.echo(f"    … and {len(failed) - 5} more seeds")

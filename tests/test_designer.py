@@ -15,7 +15,8 @@ from click.testing import CliRunner, Result
 
 from cardsmith.cli import main
 from cardsmith.compiler.langref import language_reference
-from cardsmith.compiler.load import _cache_key, game_files, resolve_game
+from cardsmith.compiler.load import _cache_key, build_target, game_files, resolve_game
+from cardsmith.runtime.table import legal_picks
 
 ROOT = Path(__file__).resolve().parent.parent
 HOTARU = str(ROOT / "examples" / "hotaru")
@@ -28,7 +29,7 @@ def cli(*args: str) -> Result:
 def test_check_takes_the_designers_folder() -> None:
     result = cli("check", HOTARU)
     assert result.exit_code == 0, result.output
-    assert re.search(r"sakura: 13 file\(s\), \d+ card\(s\)", result.output)
+    assert re.search(rf"sakura: {len(game_files('sakura')) + 2} file\(s\), \d+ card\(s\)", result.output)
     assert "warning" not in result.output
 
 
@@ -54,12 +55,28 @@ def test_soak_with_the_designers_goddess_reports_her() -> None:
     assert int(row.split()[1]) >= 40
 
 
+def _per_character(output: str) -> dict[str, int]:
+    return {line.split()[0]: int(line.split()[1]) for line in output.splitlines() if line.startswith("    ")}
+
+
 def test_soak_all_pairings_plays_every_table_and_each_character() -> None:
-    result = cli("soak", "sakura", HOTARU, "--all-pairings", "--games", "441")
+    result = cli("soak", "ccs", "--all-pairings", "--players", "2")
     assert result.exit_code == 0, result.output
-    rows = {line.split()[0]: line.split() for line in result.output.splitlines() if line.startswith("    ")}
-    assert {"hotaru", "yurina", "saine", "himika", "tokoyo", "akina", "shisui"} <= set(rows)
-    assert all(int(r[1]) == 2 * 441 * 2 // 7 for r in rows.values())  # every set of two, both seats
+    assert "420 games in" in result.output  # 21 characters, no character at two seats
+    games = _per_character(result.output)
+    assert len(games) == 21 and set(games.values()) == {40}  # each against every other, at both seats
+
+
+def test_soak_all_pairings_takes_the_designers_characters_in_turn() -> None:
+    rules = build_target("sakura", [HOTARU]).rules
+    assert rules is not None
+    seats = legal_picks(rules)
+    assert ["hotaru", "yurina"] in seats and ["hotaru", "saine"] in seats
+    result = cli("soak", "sakura", HOTARU, "--all-pairings", "--games", str(len(seats)))
+    assert result.exit_code == 0, result.output
+    # the first seat keeps its first legal pick while the second takes every legal pick in turn
+    expected = Counter(seats[0] * len(seats)) + Counter(c for seat in seats for c in seat)
+    assert _per_character(result.output) == dict(expected)
 
 
 BROKEN = """use sakura
@@ -170,13 +187,13 @@ def test_the_same_game_whatever_way_the_files_are_named() -> None:
 
 def test_a_designers_attack_of_the_wrong_shape_is_a_located_error(tmp_path: Path) -> None:
     """What used to fail at run time inside core.csm is now an error at the designer's line."""
-    card = tmp_path / "oboro.csm"
-    card.write_text('use sakura\n\ncharacter oboro "欧波萝": number 91\n\n'
-                    'card oboro_n1 "试刀":\n    goddess oboro\n    number "NA-91-oboro-O-N-1"\n    type action\n'
+    card = tmp_path / "kagero.csm"
+    card.write_text('use sakura\n\ncharacter kagero "阳炎": number 91\n\n'
+                    'card kagero_n1 "试刀":\n    goddess kagero\n    number "NA-91-kagero-O-N-1"\n    type action\n'
                     '    invented\n    on_use:\n'
                     '        attack_by(this, 3-4, 2-2)\n        attack_by(this, 3/4, 2/2)\n'
                     '        attack_by(this, 3-4, 2)\n', "utf-8")
     result = cli("check", str(card))
     assert result.exit_code == 1
-    located = re.findall(r"oboro\.csm:(\d+):(\d+): error\[E110\]: attack_by: (\w+) must be", result.output)
+    located = re.findall(r"kagero\.csm:(\d+):(\d+): error\[E110\]: attack_by: (\w+) must be", result.output)
     assert located == [("11", "30", "dmg"), ("12", "25", "rng"), ("13", "30", "dmg")]
