@@ -109,7 +109,8 @@ def test_play_rejects_unknown_characters() -> None:
 
 def test_terminal_agent_plays_from_typed_input() -> None:
     answers = "\n".join(["1"] * 4000) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "cardsmith", "play", "sakura", "--seed", "3", "--agent", "terminal"],
+    proc = subprocess.run([sys.executable, "-m", "cardsmith", "play", "sakura", "--seed", "3", "--p1", "himika,yurina",
+                           "--p2", "tokoyo,himika", "--agent", "terminal"],
                           input=answers, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == ""
     assert "1) " in proc.stdout and "seed 3: himika+yurina vs tokoyo+himika: P1 loses" in proc.stdout

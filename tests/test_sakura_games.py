@@ -121,3 +121,21 @@ def test_an_addendums_counters_show_only_where_the_addendum_plays(sakura: BuildR
     watchers = [_Watcher(1), _Watcher(2)]
     play_to_the_end(new_game(sakura.rules, [["tokoyo", "yurina"], ["saine", "himika"]], list(watchers), seed=8))
     assert all("price" not in seen for w in watchers for seen in w.seen.values())
+
+
+def test_every_character_plays_to_the_end_from_the_command_line(sakura: BuildResult) -> None:
+    """As a new user tries a goddess: `play sakura --p1 NEW,other --p2 saine,tokoyo --seed N`."""
+    from click.testing import CliRunner
+
+    from cardsmith.cli import main
+    rules = sakura.rules
+    assert rules is not None
+    numbers = {name: opts.get("number") for name, opts in rules.characters.items()}
+    for name in rules.characters:
+        other = next(o for o in ("yurina", "himika") if numbers[o] != numbers[name])
+        for seed in (1, 2):
+            result = CliRunner().invoke(main, ["play", "sakura", "--p1", f"{name},{other}", "--p2", "saine,tokoyo",
+                                               "--seed", str(seed)])
+            assert result.exit_code == 0, (name, result.output[-500:])
+            assert re.search(rf"seed {seed}: {name}\+{other} vs saine\+tokoyo: P\d (wins|loses) after \d+ steps",
+                             result.output), (name, result.output[-300:])

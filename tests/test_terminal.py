@@ -39,7 +39,7 @@ class Seat:
 
 
 def test_a_whole_game_at_a_terminal() -> None:
-    seat = Seat("sakura", "--seed", "3")
+    seat = Seat("sakura", "--seed", "3", "--p1", "himika,yurina", "--p2", "tokoyo,himika")
     assert seat.prompt()
     assert "\x1b[" in seat.raw, "a real terminal gets colour"
     first = seat.screens[-1]
