@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/cardsmith demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
