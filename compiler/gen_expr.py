@@ -35,6 +35,10 @@ SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")  # an expression that is just a
 PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
 
 
+# built-ins whose implementation is Python's own function of the same name (checked by a test)
+PYTHON_SAME = frozenset({"max", "min", "abs"})
+
+
 class ExprGen(Visitor[str]):
     """Python source for expressions of one checked game."""
 
@@ -196,6 +200,8 @@ class ExprGen(Visitor[str]):
             case CallRef(callee, name):
                 return f"{self.names[(PREFIX[callee], name)]}(g{joined})"
             case BuiltinRef(name):
+                if name in PYTHON_SAME:  # the built-in is exactly Python's: call it directly
+                    return f"{name}({', '.join(args)})"
                 fast = self.count_inline(e, args) if name == "count" else None
                 return fast or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
             case _:

@@ -438,3 +438,13 @@ def test_a_filtered_list_names_its_item() -> None:
     result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
     (d,) = [d for d in result.diagnostics if d.severity == "error"]
     assert (d.code, d.span.line) == ("E001", GAME.count("\n") + 3)
+
+
+def test_built_ins_generated_as_pythons_own_are_the_same_functions() -> None:
+    import builtins
+
+    from cardsmith.compiler.gen_expr import PYTHON_SAME
+    for name in PYTHON_SAME:
+        for args in ((3, -4), (-4, 3), (0, 0)) if name != "abs" else ((-3,), (0,), (5,)):
+            assert BUILTINS[name].fn(None, *args) == getattr(builtins, name)(*args), name
+    assert run("return [max(2, 5), min(2, 5), abs(-3)]")[0] == [5, 2, 3]
