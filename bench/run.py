@@ -20,6 +20,7 @@ from cardsmith.compiler.load import (
     read_sources,
 )
 from cardsmith.runtime.session import new_game, play
+from cardsmith.runtime.table import legal_picks
 
 BASE = ["yurina", "saine", "himika", "tokoyo"]
 
@@ -99,6 +100,11 @@ def bench_games() -> None:
     pairs = [list(p) for p in itertools.combinations(BASE, 2)]
     report("Sakura Arms base-goddess matchups", games_per_second(
         "sakura", [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]))
+    rules = build_game("sakura").rules
+    assert rules is not None
+    seats = legal_picks(rules)
+    report(f"Sakura Arms, every character ({len(rules.characters)})", games_per_second(
+        "sakura", [[seats[i], seats[(i * 7 + 3) % len(seats)]] for i in range(len(seats))]))
     characters = ["sabier", "himelia", "aika", "leo"]
     report("EAT/PAINT, all matchups", games_per_second(
         "eatpaint", [[[a], [b]] for a in characters for b in characters]))
