@@ -178,7 +178,9 @@ class ExprGen(Visitor[str]):
         """A player's counter; read directly while no modifier is in force anywhere."""
         info = self.sym.counters[name]
         read = f"g.get({player}, {info.index})"
-        if SIMPLE.match(player) and player != "None":
+        if player == "None":
+            read = f"(g.counters[{info.index}] if not g.mods else {read})"
+        elif SIMPLE.match(player):
             read = f"({player}.counters[{info.index}] if not g.mods else {read})"
         if info.absent is not None and info.addendum is not None:
             chars = self.addendum_chars.get(info.addendum, ())
