@@ -123,11 +123,13 @@ class TerminalAgent:
         self.seen_log = 0
         self.before: Counts | None = None
         self.seat: int | None = None
+        self.board: Board | None = None  # made at the first decision: the game's rules do not change
 
     def choose(self, request: ChoiceRequest) -> int:
         rules = request.game.rules
-        words = phrases(rules.language)
-        board = Board(rules, words)
+        if self.board is None:
+            self.board = Board(rules, phrases(rules.language))
+        board, words = self.board, self.board.words
         view = request.view()
         self.seat = view.seat
         self.console.print(Rule(printable(f"{rules.label} · {view.you}"), style="dim"))

@@ -177,7 +177,10 @@ def check_reads(checked: Checked, check: s.Check) -> CheckReads:
     walker = _Reads(checked)
     walker.body(check.body)
     core = walker.result()
-    through = {name: more for name, w in walker.walkers.items()
-               if (more := CheckReads(w.result().zones - core.zones, w.result().counters - core.counters,
-                                      w.objects and not core.objects)) != CheckReads(frozenset(), frozenset(), False)}
+    through = {}
+    for name, w in walker.walkers.items():
+        more = CheckReads(frozenset(w.zones) - core.zones, frozenset(w.counters) - core.counters,
+                          w.objects and not core.objects)
+        if more.zones or more.counters or more.objects:
+            through[name] = more
     return CheckReads(core.zones, core.counters, core.objects, through)

@@ -26,16 +26,11 @@ class Checks:
         """Index the checks by what they read; those of addenda not in play are left out."""
         self._checking = False
         self._pending = set()
-        live = [(i, c) for i, c in enumerate(rules.checks) if c.addendum is None or c.addendum in active_addenda]
-        reads = [(i, [c.zones, *(r.zones for a, r in c.through.items() if a in active_addenda)],
-                  [c.counters, *(r.counters for a, r in c.through.items() if a in active_addenda)],
-                  c.objects or any(r.objects for a, r in c.through.items() if a in active_addenda))
-                 for i, c in live]
-        self._zone_checks = {spec.name: tuple(i for i, zones, _, _ in reads if any(spec.name in z for z in zones))
-                             for spec in rules.zones}
-        self._counter_checks = [tuple(i for i, _, counters, _ in reads if any(counter.name in c for c in counters))
-                                for counter in rules.counters]
-        self._object_checks = tuple(i for i, _, _, objects in reads if objects)
+        live = [(i, c.reads_in(active_addenda)) for i, c in enumerate(rules.checks)
+                if c.addendum is None or c.addendum in active_addenda]
+        self._zone_checks = {spec.name: tuple(i for i, r in live if spec.name in r.zones) for spec in rules.zones}
+        self._counter_checks = [tuple(i for i, r in live if counter.name in r.counters) for counter in rules.counters]
+        self._object_checks = tuple(i for i, r in live if r.objects)
 
     def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:
         if isinstance(holder, Zone):

@@ -106,6 +106,13 @@ class CheckSpec:
     addendum: str | None = None  # a check of an addendum runs only in games where it is active
     through: dict[str, Reads] = field(default_factory=dict)  # more reads, by addendum
 
+    def reads_in(self, active: set[str]) -> Reads:
+        """What the check reads in a game where these addenda are active."""
+        more = [r for name, r in self.through.items() if name in active]
+        return Reads(zones=[*self.zones, *(z for r in more for z in r.zones)],
+                     counters=[*self.counters, *(c for r in more for c in r.counters)],
+                     objects=self.objects or any(r.objects for r in more))
+
 
 @dataclass(frozen=True)
 class ActionSpec:
