@@ -200,6 +200,9 @@ class Collector:
         shown = [v for v in ("public", "owner", "hidden") if v in opts]
         if len(shown) > 1:
             self.ctx.error("E104", f"a {d.what} is either public, owner or hidden", opts[shown[1]].span)
+        if absent is not None and "per" not in opts:
+            self.ctx.error("E104", f"only a {d.what} kept per player can be absent for a player",
+                           opts["absent"].span, hint="drop `absent` or add `per player`")
         if "owner" in opts and "per" not in opts:
             self.ctx.error("E104", f"only a {d.what} kept per player has an owner to show it to",
                            opts["owner"].span, hint="use `hidden` for a value no player sees")

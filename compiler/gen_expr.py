@@ -37,6 +37,7 @@ PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
 
 # built-ins whose implementation is Python's own function of the same name (checked by a test)
 PYTHON_SAME = frozenset({"max", "min", "abs"})
+FRESH_LISTS = frozenset({BuiltinRef("cards")})  # built-ins that return a new list at every call
 
 
 class ExprGen(Visitor[str]):
@@ -81,7 +82,17 @@ class ExprGen(Visitor[str]):
 
     def visit_ListWhere(self, e: s.ListWhere) -> str:
         var = self.out.local(e.var)
-        return f"[{var} for {var} in rt.each(g, {self.visit(e.items)}) if ({self.visit(e.cond)})]"
+        return f"[{var} for {var} in {self.listed(e.items)} if ({self.visit(e.cond)})]"
+
+    def listed(self, e: s.Expr) -> str:
+        """The items of `e` as a list of their own, which no change to the game alters while it
+        is walked: a list the expression builds anew is used as it is, anything else copied."""
+        code = self.visit(e)
+        if isinstance(e, (s.ListLit, s.ListWhere)):
+            return code
+        if isinstance(e, s.Call) and self.c.ref(e) in FRESH_LISTS:
+            return code
+        return f"list({code})"
 
     # ---- operators ----
 
@@ -135,9 +146,8 @@ class ExprGen(Visitor[str]):
                 index = self.sym.zones[zone].index
                 return f"g.zones[{index}]" if owner is Owner.SHARED else f"{self._owner(owner, obj)}.zones[{index}]"
             case CounterRef(counter, owner):
-                if owner is Owner.SHARED:
-                    return f"g.get(None, {self.sym.counters[counter].index})"
-                return self.counter_read(self._owner(owner, obj), counter)
+                player = "None" if owner is Owner.SHARED else self._owner(owner, obj)
+                return self.counter_read(player, counter)
             case CallRef(callee, name, implicit) if implicit is not None:
                 arg = "" if implicit is Owner.SHARED else ", " + self._owner(implicit, obj)
                 return f"{self.names[(PREFIX[callee], name)]}(g{arg})"
@@ -175,7 +185,7 @@ class ExprGen(Visitor[str]):
         return f"{obj}.{name}"
 
     def counter_read(self, player: str, name: str) -> str:
-        """A player's counter; read directly while no modifier is in force anywhere."""
+        """A player's counter (`None`: a shared one); read directly while no modifier is in force."""
         info = self.sym.counters[name]
         read = f"g.get({player}, {info.index})"
         if player == "None":

@@ -91,7 +91,7 @@ class StmtGen(Visitor[None]):
                 return self.move(value)
             case s.Pick():
                 var = self.out.local(value.var)
-                items = f"list({self.expr(value.collection)})"
+                items = self.expr.listed(value.collection)
                 if value.where is not None:
                     items = f"[{var} for {var} in {items} if {self.expr(value.where)}]"
                 prompt = self.out.const(value.labels.default or value.var)
@@ -199,7 +199,7 @@ class StmtGen(Visitor[None]):
                 self.body(st.orelse)
 
     def visit_For(self, st: s.For) -> None:
-        self.out.emit(f"for {self.out.local(st.var)} in rt.each(g, {self.expr(st.iterable)}):", st.span)
+        self.out.emit(f"for {self.out.local(st.var)} in rt.counted(g, {self.expr.listed(st.iterable)}):", st.span)
         with self.out.block():
             self.body(st.body)
 
@@ -232,7 +232,7 @@ class StmtGen(Visitor[None]):
             out.emit("while True:")
             with out.block():
                 self.menu_entries(st, entries)
-                out.emit(f"if len({entries}) > 1:")
+                out.emit(f"if g.live_actions and len({entries}) > 1:")
                 with out.block():
                     out.emit(f"{entries} += g.standing_actions({player}, {entries})")
                 out.emit(f"{choice}, {value} = g.menu({player}, {prompt}, {entries}{quiet})")
@@ -255,7 +255,7 @@ class StmtGen(Visitor[None]):
             label = out.const(opt.labels.default or f"option {k + 1}")
             if opt.var is not None and opt.iterable is not None:
                 var = out.local(opt.var)
-                out.emit(f"for {var} in list({self.expr(opt.iterable)}):", opt.span)
+                out.emit(f"for {var} in {self.expr.listed(opt.iterable)}:", opt.span)
                 with out.block():
                     if opt.cond is not None:
                         out.emit(f"if {self.expr(opt.cond)}:")

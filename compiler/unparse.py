@@ -45,22 +45,46 @@ class _Unparse(Visitor[str]):
         return f"{self.visit(e.obj)}[{self.visit(e.index)}]"
 
     def visit_BinOp(self, e: s.BinOp) -> str:
-        return f"{self.visit(e.left)} {e.op} {self.visit(e.right)}"
+        level = _precedence(e)  # + - * // % associate to the left; comparisons do not chain
+        left = level if e.op in _LEVELS else level + 1
+        return f"{self.tight(e.left, left)} {e.op} {self.tight(e.right, level + 1)}"
 
     def visit_BoolOp(self, e: s.BoolOp) -> str:
-        return f" {e.op} ".join(self.visit(v) for v in e.values)
+        return f" {e.op} ".join(self.tight(v, _precedence(e) + 1) for v in e.values)
 
     def visit_Not(self, e: s.Not) -> str:
-        return f"not {self.visit(e.operand)}"
+        return f"not {self.tight(e.operand, _precedence(e))}"
 
     def visit_Neg(self, e: s.Neg) -> str:
-        return f"-{self.visit(e.operand)}"
+        return f"-{self.tight(e.operand, _precedence(e))}"
+
+    def tight(self, e: s.Expr, level: int) -> str:
+        """`e` as an operand that must bind at least as tightly as `level`: bracketed if not."""
+        text = self.visit(e)
+        return f"({text})" if _precedence(e) < level else text
 
     def visit_ListLit(self, e: s.ListLit) -> str:
         return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
 
     def visit_ListWhere(self, e: s.ListWhere) -> str:
         return f"[{e.var} in {self.visit(e.items)} where {self.visit(e.cond)}]"
+
+
+_LEVELS = {"or": 1, "and": 2, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6}  # comparisons: 4
+
+
+def _precedence(e: s.Expr) -> int:
+    """How tightly an expression binds, as in the grammar: or < and < not < comparisons < + - <
+    * // % < unary minus < everything else."""
+    match e:
+        case s.BoolOp(op=op) | s.BinOp(op=op):
+            return _LEVELS.get(op, 4)
+        case s.Not():
+            return 3
+        case s.Neg():
+            return 7
+        case _:
+            return 8
 
 
 _UNPARSE = _Unparse()

@@ -120,7 +120,7 @@ def fn_has(g: Game, obj: Obj | None, timing: str) -> bool:
 
 def fn_new_object(g: Game, kind: str, zone: Zone | None, owner: Player | None) -> Obj:
     """A new object of a kind (such as an attack), in a zone (or none), with an owner."""
-    return g.new_object(kind, None, owner, zone, {})
+    return g.new_object(kind, None, owner, zone)
 
 
 def fn_new_card(g: Game, ident: str, owner: Player, zone: Zone) -> Obj:
@@ -172,9 +172,7 @@ def fn_card_ids(g: Game, field: str | None = None, values: Any = None) -> list[s
     """Every declared card, or (in declared order) those whose field is one of the values (a list or one value)."""
     if field is None:
         return list(g.rules.cards)
-    wanted = values if isinstance(values, list) else [values]
-    default = g.rules.field_defaults.get(field)
-    return [ident for ident, card in g.rules.cards.items() if card.props.get(field, default) in wanted]
+    return list(g.rules.cards_where(field, values if isinstance(values, list) else [values]))
 
 
 def fn_card_prop(g: Game, ident: str, name: str) -> Any:

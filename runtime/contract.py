@@ -17,7 +17,7 @@ from .ops import (
     add,
     at,
     card_of,
-    each,
+    counted,
     expect,
     expect_offered,
     expect_winner,
@@ -57,17 +57,17 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
     "Reads", "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
-    "add", "at", "card_of", "each", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
+    "add", "at", "card_of", "counted", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
     "sub", "tick", "GameOver",
     *BUILTIN_FUNCTIONS,
 ]
 
 GAME_API = frozenset({
     # state and its changes
-    "zones", "players", "mods", "active_addenda", "steps", "trace", "get", "set", "read", "write",
+    "zones", "counters", "players", "mods", "active_addenda", "steps", "trace", "get", "set", "read", "write",
     "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "once", "run",
     # choices, the log, the end
-    "pick", "choose_number", "confirm", "menu", "standing_actions", "take_action", "log", "end", "step",
+    "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "end", "step",
 })
 
 DATA_API = frozenset({

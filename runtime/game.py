@@ -91,14 +91,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         """The next player in seat order (the only opponent in a two-player game)."""
         return self.players[(p.index + 1) % len(self.players)]
 
-    def new_object(self, kind: str, defn: CardDef | None, owner: Player | None, zone: Zone | None,
-                   fields: dict[str, Any]) -> Obj:
+    def new_object(self, kind: str, defn: CardDef | None, owner: Player | None, zone: Zone | None) -> Obj:
         self._uid += 1
-        values = dict(self.rules.field_defaults)
-        if defn is not None:
-            values.update(defn.props)
-        values.update(fields)
-        obj = Obj(self._uid, kind, defn, owner, values)
+        obj = Obj(self._uid, kind, defn, owner, self.rules.start_fields(defn))
         if defn is not None:
             self.objects_by_card.setdefault(defn.ident, []).append(obj)
         if zone is not None:
@@ -108,7 +103,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
 
     def new_card(self, ident: str, owner: Player, zone: Zone) -> Obj:
         defn = self.rules.cards[ident]
-        return self.new_object("card", defn, owner, zone, {})
+        return self.new_object("card", defn, owner, zone)
 
     def remove_object(self, obj: Obj) -> None:
         """Take an object out of play entirely (tokens on it must be moved first)."""

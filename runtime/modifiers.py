@@ -67,7 +67,7 @@ class Modifiers:
     def write(self, obj: Obj, name: str, value: Any) -> None:
         check_number(value)
         before = obj.fields.get(name)
-        obj.fields[name] = value
+        obj.own_fields()[name] = value
         if self.logging and name in self.rules.logged_fields and before != value:
             self.recorder.field(obj, self.rules.logged_fields[name], before, value)
 

@@ -29,9 +29,8 @@ def num(value: Any) -> Any:
     return check_number(value)
 
 
-def each(g: Game, items: Any) -> list[Any]:
-    """The items a `for` loop walks, counted toward the game's loop limit."""
-    items = list(items)
+def counted(g: Game, items: list[Any]) -> list[Any]:
+    """The items a `for` loop walks (a list of its own), counted toward the game's loop limit."""
     g.loops += len(items)
     if g.loops > LOOP_LIMIT:
         raise RuleViolation("a loop in the rules did not finish")

@@ -175,3 +175,29 @@ class RuleSet:
     token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)
     source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))
+    _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
+    _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def start_fields(self, card: CardDef | None) -> dict[str, Any]:
+        """The starting fields of a copy of `card` (None: of another object): the defaults with the
+        card's own values over them. Shared by every such object; objects copy it to write."""
+        ident = None if card is None else card.ident
+        values = self._start_fields.get(ident)
+        if values is None:
+            values = self._start_fields[ident] = {**self.field_defaults, **(card.props if card else {})}
+        return values
+
+    def cards_where(self, name: str, wanted: list[Any]) -> list[str]:
+        """The cards (in declared order) whose field `name` is one of `wanted`; remembered per query,
+        since a game's set-up asks the same few questions every game."""
+        try:
+            key = (name, tuple(wanted))
+            hit = self._by_field.get(key)
+        except TypeError:  # an unhashable value: answer without remembering
+            key, hit = None, None
+        if hit is None:
+            default = self.field_defaults.get(name)
+            hit = [ident for ident, card in self.cards.items() if card.props.get(name, default) in wanted]
+            if key is not None:
+                self._by_field[key] = hit
+        return hit

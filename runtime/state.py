@@ -34,19 +34,32 @@ class Zone:
 
 
 class Obj:
-    """A card or another game object; it can hold tokens and carries fields."""
+    """A card or another game object; it can hold tokens and carries fields.
 
-    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "tokens")
+    `fields` starts as the rules' shared dict of the card's starting values (read-only, the
+    same for every copy of the card in every game) and becomes the object's own at its first
+    write (`own_fields`): most objects are never written, and a library's many fields then
+    need no copying and no memory per object."""
+
+    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "shared", "tokens")
 
     def __init__(self, uid: int, kind: str, defn: CardDef | None, owner: Player | None,
-                 fields: dict[str, Any]) -> None:
+                 shared_fields: dict[str, Any]) -> None:
         self.uid = uid
         self.kind = kind
         self.defn = defn
         self.owner = owner
         self.zone: Zone | None = None
-        self.fields = fields
+        self.fields = shared_fields
+        self.shared = True
         self.tokens: dict[Any, int] = {}
+
+    def own_fields(self) -> dict[str, Any]:
+        """The object's own fields to write, copied from the shared starting values at first."""
+        if self.shared:
+            self.fields = dict(self.fields)
+            self.shared = False
+        return self.fields
 
     @property
     def name(self) -> str:

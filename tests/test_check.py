@@ -156,6 +156,12 @@ def test_absent_takes_a_number_or_a_truth_value(value: str, ok: bool) -> None:
     assert found == ([] if ok else [("E104", 4)])
 
 
+def test_only_a_per_player_counter_can_be_absent() -> None:
+    text = 'character hero "英雄"\naddendum heroic "英雄的":\n    for hero\n    counter tide "潮": absent 0\n'
+    (d,) = problems(build_text(text).diagnostics)
+    assert (d.code, d.span.line, d.hint) == ("E104", 4, "drop `absent` or add `per player`")
+
+
 def test_an_addition_after_a_step_sees_what_the_step_defined() -> None:
     text = ('procedure tally(p):\n    step 1 "数":\n        let n = count(p.purse)\n'
             '    step 2 "记":\n        p.score = n\n'

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from lark import Lark
 
 from cardsmith.compiler import syntax as s
 from cardsmith.compiler.parse import _Indenter, grammar_text, parse_source
+from cardsmith.compiler.unparse import unparse
 
 
 def test_grammar_builds_strict_lalr() -> None:
@@ -68,3 +70,26 @@ def test_huge_input_is_refused_with_a_diagnostic() -> None:
 def test_bad_indentation_is_located() -> None:
     f, diags = parse_source("x.csm", "procedure p:\n        pass\n      pass\n")
     assert [(d.code, d.message, d.span.line) for d in diags] == [("E003", "inconsistent indentation", 1)]
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("(a or b) and c", "(a or b) and c"),
+    ("a or b and c", "a or b and c"),
+    ("not (a and b)", "not (a and b)"),
+    ("(a - b) - c", "a - b - c"),
+    ("a - (b - c)", "a - (b - c)"),
+    ("a * (b + c)", "a * (b + c)"),
+    ("-(a + b)", "-(a + b)"),
+    ("(a == b) == c", "(a == b) == c"),
+    ("(a in b) and not c", "a in b and not c"),
+])
+def test_an_expression_is_shown_with_the_brackets_its_meaning_needs(written: str, shown: str) -> None:
+    """References print conditions back as source: `(a or b) and c` must not lose its brackets."""
+    def value(text: str) -> s.Expr:
+        parsed, problems = parse_source("v.csm", f'value v "值" = {text}\n')
+        assert problems == []
+        (decl,) = parsed.items
+        assert isinstance(decl, s.Value)
+        return decl.expr
+    assert unparse(value(written)) == shown
+    assert unparse(value(shown)) == shown  # shown text reads back as the same expression

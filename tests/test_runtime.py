@@ -65,7 +65,8 @@ def test_counters_clamp_to_their_range() -> None:
 
 def test_modifiers_apply_while_their_condition_holds_and_end_with_their_event() -> None:
     g = _mini_game()
-    obj = g.new_object("thing", None, g.players[0], None, {"power": Pair(2, 1)})
+    obj = g.new_object("thing", None, g.players[0], None)
+    g.write(obj, "power", Pair(2, 1))
     switch = {"on": True}
     g.modify(obj, "power", Delta(1, 0), lambda: switch["on"], None, None)
     g.modify(obj, "power", Delta(0, 2), None, "scored", None)
@@ -86,7 +87,7 @@ def test_views_hide_what_a_player_may_not_see() -> None:
     g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
     hand0 = g.players[0].zones[3]
     assert hand0 is not None
-    g.new_object("card", None, g.players[0], hand0, {})
+    g.new_object("card", None, g.players[0], hand0)
     mine = g.view(0).players["P1"].zones["hand"].cards
     theirs = g.view(1).players["P1"].zones["hand"].cards
     assert mine == ["card"] and theirs == ["(hidden card)"]
@@ -105,8 +106,9 @@ def test_anchored_modifiers_end_when_their_card_leaves_its_zone() -> None:
     hand = g.players[0].zones[3]
     other = g.players[1].zones[3]
     assert hand is not None and other is not None
-    card = g.new_object("card", None, g.players[0], hand, {})
-    target = g.new_object("thing", None, g.players[0], None, {"power": 1})
+    card = g.new_object("card", None, g.players[0], hand)
+    target = g.new_object("thing", None, g.players[0], None)
+    g.write(target, "power", 1)
     g.modify(target, "power", 2, None, None, card)
     assert g.read(target, "power") == 3
     g.put(card, other)
@@ -220,7 +222,7 @@ def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
     g = _mini_game()
     hand0, hand1 = g.players[0].zones[3], g.players[1].zones[3]
     assert hand0 is not None and hand1 is not None
-    card = g.new_object("secret", None, g.players[0], hand0, {})
+    card = g.new_object("secret", None, g.players[0], hand0)
     assert g.view(1).players["P1"].zones["hand"].cards == ["(hidden card)"]
     g.reveal(hand0, g.players[1])
     assert g.view(1).players["P1"].zones["hand"].cards == ["secret"]
@@ -237,8 +239,8 @@ def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:
     g = _mini_game()
     bank, hand = g.zones[0], g.players[0].zones[3]
     assert bank is not None and hand is not None
-    guard = g.new_object("guard", None, g.players[0], hand, {})
-    other = g.new_object("other", None, g.players[0], hand, {})
+    guard = g.new_object("guard", None, g.players[0], hand)
+    other = g.new_object("other", None, g.players[0], hand)
     g.move(3, "chip", bank, guard)
     g.forbid("chip", guard, None, guard)
     assert g.move(1, "chip", guard, bank, None, other) == 0      # another card's effect
@@ -251,7 +253,7 @@ def test_a_guard_stops_other_cards_but_not_its_own_card_or_the_rules() -> None:
 def test_moves_conserve_tokens_and_respect_capacities(moves: list[tuple[int, int, int]]) -> None:
     g = _mini_game()
     holders = [z for z in g.zones if z is not None] + [z for p in g.players for z in p.zones[2:3] if z is not None]
-    holders.append(g.new_object("card", None, g.players[0], g.players[0].zones[3], {}))
+    holders.append(g.new_object("card", None, g.players[0], g.players[0].zones[3]))
     for src, dst, amount in moves:
         moved = g.move(amount, "chip", holders[src], holders[dst])
         assert 0 <= moved <= max(amount, 0)
