@@ -23,7 +23,7 @@ FIELD_OPTIONS = {
 }
 ZONE_OPTIONS = {
     "per": "`per player`: each player has one", "shared": "one for the whole game (the default)",
-    "holds": "`holds cards TOKEN …`: what it holds", "max": "`max N`: how many tokens of a kind fit",
+    "holds": "`holds cards TOKEN …`: what it holds", "max": "`max N`: how many tokens fit, all kinds together (tokens that belong to a player do not count)",
     "public": "everyone sees its cards (the default)", "owner": "only its player sees its cards",
     "hidden": "nobody sees its cards", "supply": "an unlimited source and sink of tokens",
     "also": "`also holds TOKEN`: in an addendum, adds a token kind to a zone declared elsewhere",

@@ -5,7 +5,9 @@ often the game moves tokens. Only what a check reads to decide counts: condition
 ranges, computed values and returned values. What it does once it has decided (moves, calls
 made as statements, assignments) does not. Reads are followed through procedures, values,
 keywords, the addendum steps that replace steps of those procedures, and every card block
-of a timing it calls.
+of a timing it calls. What is read only through an addendum's steps counts in games where the
+addendum is active; what is read only through one card's block counts once that card is in
+the game (a large library then costs a game nothing for the cards it does not hold).
 """
 
 from __future__ import annotations
@@ -37,12 +39,17 @@ from .visit import Visitor
 class CheckReads:
     """The zones and counters a check reads, and whether it reads tokens on objects; and
     what it reads only through an addendum's replacements (`through`, by addendum), which
-    matters only in games where that addendum is active."""
+    matters only in games where that addendum is active, or only through one card's block
+    (`by_card`, by card), which matters only once that card is in the game."""
 
     zones: frozenset[str]
     counters: frozenset[str]
     objects: bool
     through: dict[str, CheckReads] = field(default_factory=dict)
+    by_card: dict[str, CheckReads] = field(default_factory=dict)
+
+
+CARD = "card "  # walkers of a card's blocks are keyed by this and the card (no addendum has a space)
 
 
 class _Reads(Visitor[None]):
@@ -61,7 +68,8 @@ class _Reads(Visitor[None]):
         self.done: set[tuple[Callee, str]] = set()
 
     def within(self, addendum: str | None) -> _Reads:
-        """The walker for what is read through an addendum's rules."""
+        """The walker for what is read through an addendum's rules (or, keyed `CARD + card`,
+        through a card's blocks)."""
         if addendum is None or addendum == self.addendum:
             return self
         if addendum not in self.walkers:
@@ -117,10 +125,10 @@ class _Reads(Visitor[None]):
             case Callee.KEYWORD:
                 self.expr(sym.keywords[name].expr)
             case Callee.TIMING:
-                for card in sym.cards.values():
+                for ident, card in sym.cards.items():
                     for block in card.blocks:
                         if block.name == name:
-                            self.body(block.body)
+                            self.within(CARD + ident).body(block.body)
             case _:
                 assert_never(callee)
 
@@ -177,10 +185,14 @@ def check_reads(checked: Checked, check: s.Check) -> CheckReads:
     walker = _Reads(checked)
     walker.body(check.body)
     core = walker.result()
-    through = {}
+    through: dict[str, CheckReads] = {}
+    by_card: dict[str, CheckReads] = {}
     for name, w in walker.walkers.items():
         more = CheckReads(frozenset(w.zones) - core.zones, frozenset(w.counters) - core.counters,
                           w.objects and not core.objects)
         if more.zones or more.counters or more.objects:
-            through[name] = more
-    return CheckReads(core.zones, core.counters, core.objects, through)
+            if name.startswith(CARD):
+                by_card[name.removeprefix(CARD)] = more
+            else:
+                through[name] = more
+    return CheckReads(core.zones, core.counters, core.objects, through, by_card)

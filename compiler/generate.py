@@ -15,7 +15,7 @@ from ..runtime.phrases import DEFAULT_LANGUAGE, phrases
 from ..runtime.rules import SourceMap
 from . import syntax as s
 from .checked import Checked
-from .depends import check_reads
+from .depends import CheckReads, check_reads
 from .emit import Emitter
 from .gen_expr import ExprGen
 from .gen_stmt import StmtGen, Where
@@ -130,11 +130,10 @@ class Generator:
         for i, (chk, add) in enumerate(self.sym.checks):
             fn = f"check_{i}"
             reads = check_reads(self.c, chk)
-            through = ", ".join(f"{name!r}: rt.Reads(zones={sorted(r.zones)!r}, counters={sorted(r.counters)!r}, "
-                                f"objects={r.objects!r})" for name, r in sorted(reads.through.items()))
             self.specs["checks"].append(f"rt.CheckSpec(fn={fn}, zones={sorted(reads.zones)!r}, "
                                         f"counters={sorted(reads.counters)!r}, objects={reads.objects!r}, "
-                                        f"addendum={add!r}, through={{{through}}})")
+                                        f"addendum={add!r}, through={_reads_by(reads.through)}, "
+                                        f"by_card={_reads_by(reads.by_card)})")
             with out.function(fn, (), chk.span, what=f"check {chk.name}"):
                 self.stmts.body(chk.body)
         for i, (act, add) in enumerate(self.sym.actions):
@@ -253,3 +252,9 @@ def generate(checked: Checked) -> tuple[str, SourceMap]:
         return gen.module()
     except RecursionError:
         raise GenerateError(gen.out.current) from None
+
+
+def _reads_by(reads: dict[str, CheckReads]) -> str:
+    """`{name: rt.Reads(…), …}`: a check's further reads, by addendum or by card."""
+    return "{" + ", ".join(f"{name!r}: rt.Reads(zones={sorted(r.zones)!r}, counters={sorted(r.counters)!r}, "
+                           f"objects={r.objects!r})" for name, r in sorted(reads.items())) + "}"

@@ -149,17 +149,27 @@ def _range_text(values: tuple[int, ...]) -> str:
 
 
 def _describe_item(item: s.Decl, sym: Any) -> Md:
-    """One rule of an addendum as a line of Markdown (user text escaped)."""
+    """One rule of an addendum as a line of Markdown (user text escaped), led by the paragraph
+    number it carries (`section 13-3`), whatever kind of declaration it is."""
+    labels = getattr(item, "labels", None)
+    section = getattr(labels, "section", None)
+    text = _describe(item, sym)
+    return Md(f"**[{md(str(section))}]** {text}") if section else text
+
+
+def _describe(item: s.Decl, sym: Any) -> Md:
     if isinstance(item, s.Simple):
         opts = "; ".join(f"{o.name} {' '.join(o.words())}".strip() for o in item.opts)
+        zone = sym.zones.get(item.name) if item.what == "zone" else None
+        if zone is not None and zone.decl is not item:  # `zone Z: also holds …` in an addendum
+            return Md(f"Zone **{md(_label(zone.decl.labels, item.name))}** ({code(item.name)}): {md(opts)}.")
         return Md(f"New {item.what} **{md(_label(item.labels, item.name))}** ({code(item.name)})"
                   f"{': ' + md(opts) if opts else ''}.")
     if isinstance(item, s.Value):
         return Md(f"Derived value **{md(_label(item.labels, item.name))}**: {code(unparse(item.expr))}.")
     if isinstance(item, s.Procedure):
         steps = " ".join(f"({st.ident}) {_label(st.labels, '')}" for st in item.steps if st.ident)
-        section = f" [{item.labels.section}]" if item.labels.section else ""
-        return Md(f"Procedure **{md(_label(item.labels, item.name))}**{md(section)}: {md(steps)}")
+        return Md(f"Procedure **{md(_label(item.labels, item.name))}**: {md(steps)}")
     if isinstance(item, s.Trigger):
         cond = f" if {code(unparse(item.cond))}" if item.cond else ""
         event = sym.events.get(item.event)

@@ -21,16 +21,27 @@ class Checks:
     _zone_checks: dict[str, tuple[int, ...]]
     _counter_checks: list[tuple[int, ...]]
     _object_checks: tuple[int, ...]
+    _active_addenda: frozenset[str]
+    _cards_present: frozenset[str]  # cards with objects in this game that some check reads through
+    _cards_read: frozenset[str]
 
     def _init_checks(self, rules: RuleSet, active_addenda: set[str]) -> None:
-        """Index the checks by what they read; those of addenda not in play are left out."""
         self._checking = False
         self._pending = set()
-        live = [(i, c.reads_in(active_addenda)) for i, c in enumerate(rules.checks)
-                if c.addendum is None or c.addendum in active_addenda]
-        self._zone_checks = {spec.name: tuple(i for i, r in live if spec.name in r.zones) for spec in rules.zones}
-        self._counter_checks = [tuple(i for i, r in live if counter.name in r.counters) for counter in rules.counters]
-        self._object_checks = tuple(i for i, r in live if r.objects)
+        self._active_addenda = frozenset(active_addenda)
+        self._cards_present = frozenset()
+        self._cards_read = frozenset(ident for c in rules.checks for ident in c.by_card)
+        self._index_checks()
+
+    def _card_arrives(self, ident: str) -> None:
+        """A card's first copy in this game: what checks read through its blocks counts now."""
+        if ident in self._cards_read and ident not in self._cards_present:
+            self._cards_present = self._cards_present | {ident}
+            self._index_checks()
+
+    def _index_checks(self) -> None:
+        index = self.rules.check_index(self._active_addenda, self._cards_present)
+        self._zone_checks, self._counter_checks, self._object_checks = index.zones, index.counters, index.objects
 
     def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:
         if isinstance(holder, Zone):

@@ -96,9 +96,12 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         obj = Obj(self._uid, kind, defn, owner, self.rules.start_fields(defn))
         if defn is not None:
             self.objects_by_card.setdefault(defn.ident, []).append(obj)
+            self._card_arrives(defn.ident)
         if zone is not None:
             zone.cards.append(obj)
             obj.zone = zone
+            if self.rules.checks:
+                self._changed(self._zone_checks.get(zone.spec.name, ()))
         return obj
 
     def new_card(self, ident: str, owner: Player, zone: Zone) -> Obj:
@@ -107,6 +110,8 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
 
     def remove_object(self, obj: Obj) -> None:
         """Take an object out of play entirely (tokens on it must be moved first)."""
+        if obj.tokens:
+            raise RuleViolation(f"{obj!r} was taken out of the game with tokens on it: move them first")
         if obj.zone is not None:
             obj.zone.cards.remove(obj)
             obj.zone = None
@@ -156,9 +161,11 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         return value
 
     def space(self, zone: Zone, kind: str) -> int:
+        """How many more tokens fit in a zone: its `max` counts every token in it that belongs
+        to no player, of whatever kind (tokens that belong to a player do not count)."""
         if zone.capacity is None:
             return UNLIMITED
-        return max(zone.capacity - zone.tokens.get(kind, 0), 0)
+        return max(zone.capacity - zone.held, 0)
 
     def move(self, amount: int, kind: str, source: Zone | Obj, dest: Zone | Obj,
              owner: Player | None = None, by_card: Obj | None = None) -> int:
@@ -175,7 +182,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         dst_supply = isinstance(dest, Zone) and dest.spec.supply
         n = amount if src_supply else min(amount, source.tokens.get(key, 0))
         if isinstance(dest, Zone) and dest.capacity is not None and owner is None:
-            n = min(n, max(dest.capacity - dest.tokens.get(key, 0), 0))
+            n = min(n, max(dest.capacity - dest.held, 0))
         if n <= 0:
             return 0
         if src_supply:
@@ -186,10 +193,14 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 source.tokens[key] = left
             else:
                 del source.tokens[key]
+            if owner is None and type(source) is Zone:
+                source.held -= n
         if dst_supply:
             self.supply_flow[key] = self.supply_flow.get(key, 0) - n
         else:
             dest.tokens[key] = dest.tokens.get(key, 0) + n
+            if owner is None and type(dest) is Zone:
+                dest.held += n
         if self.logging:
             self.recorder.tokens(n, kind, source, dest, by_card)
         if self.rules.checks:

@@ -50,28 +50,41 @@ class Integrity:
 
     def token_total(self, kind: str) -> int:
         """Tokens of an unowned kind in every zone and on every object outside the supply."""
-        total = 0
+        return self.token_totals().get(kind, 0)
+
+    def token_totals(self) -> dict[Any, int]:
+        """Every token key's total in the zones and on the objects outside the supply, in one pass."""
+        totals: dict[Any, int] = {}
         for z in self._all_zones():
             if not z.spec.supply:
-                total += z.tokens.get(kind, 0)
+                for key, n in z.tokens.items():
+                    totals[key] = totals.get(key, 0) + n
             for c in z.cards:
-                total += c.tokens.get(kind, 0)
-        return total
+                for key, n in c.tokens.items():
+                    totals[key] = totals.get(key, 0) + n
+        return totals
 
-    def invariant_problems(self, initial: dict[str, int]) -> list[str]:
-        """Conservation of tokens (given the starting totals) and zone capacities."""
+    def invariant_problems(self, initial: dict[str, int], totals: dict[Any, int] | None = None) -> list[str]:
+        """Conservation of tokens (given the starting totals and, if already counted, the
+        `token_totals()` of now) and zone capacities."""
         problems = []
+        totals = self.token_totals() if totals is None else totals
         for kind, start in initial.items():
             expected = start + self.supply_flow.get(kind, 0)
-            actual = self.token_total(kind)
+            actual = totals.get(kind, 0)
             if actual != expected:
                 problems.append(f"{kind}: {actual} present, {expected} expected")
         for z in self._all_zones():
-            if z.capacity is not None:
-                for key, n in z.tokens.items():
-                    if not isinstance(key, tuple) and n > z.capacity:
-                        problems.append(f"{z!r} holds {n} {key} over its capacity {z.capacity}")
+            if z.spec.supply:
+                continue
+            held = 0
             for key, n in z.tokens.items():
                 if n < 0:
                     problems.append(f"{z!r} holds {n} {key}")
+                if type(key) is str:
+                    held += n
+            if z.held != held:
+                problems.append(f"{z!r} counts {z.held} tokens toward its capacity but holds {held}")
+            if z.capacity is not None and held > z.capacity:
+                problems.append(f"{z!r} holds {held} tokens over its capacity {z.capacity}")
         return problems

@@ -88,7 +88,8 @@ class CardTriggerSpec:
 @dataclass(frozen=True)
 class Reads:
     """What a state check reads through one addendum's rules (a replacement of a step it
-    calls): it counts only in games where that addendum is active."""
+    calls), or through one card's blocks: it counts only in games where that addendum is
+    active, or once that card is in the game."""
 
     zones: list[str]
     counters: list[str]
@@ -105,13 +106,25 @@ class CheckSpec:
     objects: bool  # reads tokens on objects: runs after any token move that involves one
     addendum: str | None = None  # a check of an addendum runs only in games where it is active
     through: dict[str, Reads] = field(default_factory=dict)  # more reads, by addendum
+    by_card: dict[str, Reads] = field(default_factory=dict)  # more reads, by card
 
-    def reads_in(self, active: set[str]) -> Reads:
-        """What the check reads in a game where these addenda are active."""
+    def reads_in(self, active: frozenset[str], present: frozenset[str]) -> Reads:
+        """What the check reads in a game where these addenda are active and these cards are
+        present."""
         more = [r for name, r in self.through.items() if name in active]
+        more += [r for ident, r in self.by_card.items() if ident in present]
         return Reads(zones=[*self.zones, *(z for r in more for z in r.zones)],
                      counters=[*self.counters, *(c for r in more for c in r.counters)],
                      objects=self.objects or any(r.objects for r in more))
+
+
+@dataclass(frozen=True)
+class CheckIndex:
+    """Which checks to run after a change, for one set of active addenda and present cards."""
+
+    zones: dict[str, tuple[int, ...]]  # zone name -> checks reading it
+    counters: list[tuple[int, ...]]  # counter index -> checks reading it
+    objects: tuple[int, ...]  # checks reading tokens on objects
 
 
 @dataclass(frozen=True)
@@ -177,6 +190,21 @@ class RuleSet:
     source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))
     _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict, repr=False)
+
+    def check_index(self, active: frozenset[str], present: frozenset[str]) -> CheckIndex:
+        """The checks by what they read, in a game with these addenda active and these cards
+        present (checks of other addenda left out, reads through absent cards not counted);
+        remembered, since the same few combinations recur game after game."""
+        index = self._check_indexes.get((active, present))
+        if index is None:
+            live = [(i, c.reads_in(active, present)) for i, c in enumerate(self.checks)
+                    if c.addendum is None or c.addendum in active]
+            index = CheckIndex({spec.name: tuple(i for i, r in live if spec.name in r.zones) for spec in self.zones},
+                               [tuple(i for i, r in live if c.name in r.counters) for c in self.counters],
+                               tuple(i for i, r in live if r.objects))
+            self._check_indexes[(active, present)] = index
+        return index
 
     def start_fields(self, card: CardDef | None) -> dict[str, Any]:
         """The starting fields of a copy of `card` (None: of another object): the defaults with the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,13 +48,25 @@ def located(rules: RuleSet, exc: BaseException) -> str:
              for frame in reversed(traceback.extract_tb(exc.__traceback__))
              if frame.filename.startswith(GENERATED_PREFIX) and frame.lineno is not None]
     places = [where for where in chain if where is not None]
-    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, RecursionError):
+        text = "RuleViolation: calls nested too deeply (a procedure that keeps calling itself?)"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
     if not places:
         return text
     inner, *callers = places
     path, _, decl = inner.partition(" in ")
     text += f" (at {path})" + (f" in {decl}" if decl else "")
-    return text + (f"; called from {' ← '.join(callers)}" if callers else "")
+    return text + (f"; called from {' ← '.join(_runs(callers))}" if callers else "")
+
+
+def _runs(places: list[str]) -> list[str]:
+    """The same call site repeated in a row written once with its count (`… ×998`)."""
+    out: list[str] = []
+    for where, run in itertools.groupby(places):
+        n = len(list(run))
+        out.append(where if n == 1 else f"{where} ×{n}")
+    return out
 
 
 def play(game: Game) -> GameResult:

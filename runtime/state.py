@@ -16,7 +16,7 @@ UNLIMITED = 1 << 30  # the room of a zone without a capacity
 class Zone:
     """A place that holds cards (ordered, top is the end of the list) and/or tokens by kind."""
 
-    __slots__ = ("spec", "owner", "cards", "tokens", "capacity")
+    __slots__ = ("spec", "owner", "cards", "tokens", "capacity", "held")
 
     def __init__(self, spec: ZoneSpec, owner: Player | None) -> None:
         self.spec = spec
@@ -24,6 +24,7 @@ class Zone:
         self.cards: list[Obj] = []
         self.tokens: dict[Any, int] = {}
         self.capacity = spec.capacity
+        self.held = 0  # tokens that count toward the capacity: those of no player, all kinds
 
     def __contains__(self, obj: object) -> bool:
         return obj in self.cards

@@ -31,7 +31,7 @@ def test_an_addendum_keeps_its_own_paragraph_numbers(sakura: BuildResult) -> Non
     text = render_reference(sakura.checked)
     oboro = text.split("## 3 Addendum: ")[1].split("\n## ")[0]
     assert "Active when a player hosts: oboro, oboro\\_a1, oboro\\_a2." in oboro
-    assert re.search(r"^- Procedure \*\*.+\*\* \\\[3-2\\\]", oboro, re.MULTILINE)
+    assert re.search(r"^- \*\*\[3-2\]\*\* Procedure \*\*.+\*\*", oboro, re.MULTILINE)
     assert not re.search(r"^3-\d+\. ", oboro, re.MULTILINE)
     assert "## Addendum: 胧的卡牌所需的规则" in text  # an addendum of card hooks has no seed number
 

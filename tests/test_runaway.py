@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardsmith.compiler.diagnostics import render_all
@@ -76,3 +78,15 @@ def test_a_rule_error_names_its_declaration_and_the_calls_that_led_there() -> No
     assert f"(at runaway.csm:{at('while true')}) in procedure inner" in error
     assert (f"called from runaway.csm:{at('    inner(p)')} in procedure deeper ← "
             f"runaway.csm:{at('deeper(seat(0))')} in procedure main") in error
+
+
+def test_a_procedure_that_keeps_calling_itself_is_a_rule_error_with_a_short_chain() -> None:
+    body = "again(seat(0))"
+    extra = "\nprocedure again(p):\n    again(p)\n"
+    error = _error(body, extra)
+    line = (tiny_game(body) + extra).split("\n").index("    again(p)") + 1
+    assert error.startswith("RuleViolation: calls nested too deeply")
+    assert "RecursionError" not in error and "maximum recursion" not in error
+    first, *rest = error.split(" ← ")
+    assert re.search(rf"called from runaway\.csm:{line} in procedure again ×\d+$", first), first
+    assert rest and "runaway.csm" in rest[0] and "procedure main" in rest[0]

@@ -54,6 +54,38 @@ def test_moves_take_as_many_as_exist_and_fit() -> None:
     assert g.token_total("chip") == g.supply_flow["chip"] == 5
 
 
+def test_a_zones_capacity_counts_every_kind_but_tokens_of_a_player() -> None:
+    """`max` bounds the tokens of all kinds together (an addendum's extra kind shares it); tokens
+    that belong to a player are not counted, as a card's own markers on a shared pile are not."""
+    result = build_text('token frost "霜"\ntoken mark "印": owned\nzone bank: also holds frost mark\n'
+                        'zone pot: also holds frost mark\n')
+    assert result.rules is not None, result.diagnostics
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=3)
+    bank, pot = g.zones[0], g.zones[1]
+    assert bank is not None and pot is not None
+    assert g.move(3, "chip", bank, pot) == 3
+    assert g.space(pot, "frost") == 2
+    assert g.move(4, "frost", bank, pot) == 2          # 3 chips + 2 frost fill the 5
+    assert g.move(1, "chip", bank, pot) == 0
+    assert g.move(2, "mark", bank, pot, owner=g.players[0]) == 2  # a player's tokens: not counted
+    assert g.invariant_problems({"chip": 0, "frost": 0}) == []
+
+
+def test_an_object_with_tokens_on_it_cannot_be_taken_out_of_the_game() -> None:
+    """Taking an object away with tokens on it would lose them: a rule error, not a silent loss."""
+    from cardsmith.runtime.game import RuleViolation
+    g = _mini_game()
+    bank = g.zones[0]
+    assert bank is not None
+    chest = g.new_object("chest", None, g.players[0], None)
+    g.move(2, "chip", bank, chest)
+    with pytest.raises(RuleViolation, match="taken out of the game with tokens on it"):
+        g.remove_object(chest)
+    g.move(2, "chip", chest, bank)
+    g.remove_object(chest)
+    assert g.invariant_problems({"chip": 0}) == []
+
+
 def test_counters_clamp_to_their_range() -> None:
     g = _mini_game()
     p = g.players[0]
@@ -132,6 +164,24 @@ def test_checks_run_again_after_their_own_moves() -> None:
     g.counters[seen] = False
     g.move(4, "chip", bank, pot)   # pot reaches 5; `spill` empties it; `watch` must see that
     assert g.count(pot, "chip") == 0 and g.counters[seen] is True
+
+
+def test_a_new_card_in_a_zone_runs_the_checks_that_read_the_zone() -> None:
+    text = ('flag crowded "手满": per player\n'
+            'check full_hand "手牌满":\n    for p in players():\n        if count(p.hand) >= 2:\n'
+            '            p.crowded = true\n'
+            'card coin "硬币":\n    power 1\n')
+    result = build_text(text)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    p = g.players[0]
+    hand = p.zones[3]
+    assert hand is not None
+    crowded = next(i for i, c in enumerate(result.rules.counters) if c.name == "crowded")
+    g.new_card("coin", p, hand)
+    assert p.counters[crowded] is False
+    g.new_card("coin", p, hand)  # the second card fills the hand: the check must see it
+    assert p.counters[crowded] is True
 
 
 def test_range_changes_follow_the_rulebook_example() -> None:

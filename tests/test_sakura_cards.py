@@ -19,10 +19,20 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "sakura" / "car
 
 def character_of(card: dict[str, str]) -> str:
     """The character a card of the list belongs to: the goddess for her original cards
-    (`05-oboro-o-n-1`), a version such as `oboro_a1` for that version's (`05-oboro-A1-n-2`)."""
-    parts = card["id"].split("-")
-    version = parts[2] if len(parts) >= 4 and re.fullmatch(r"[aA]+\d+", parts[2]) else None
+    (`05-oboro-o-n-1`), a version such as `oboro_a1` for that version's (`05-oboro-A1-n-2`,
+    `transform-A1-01`)."""
+    parts = card["id"].split("-")[1:]
+    version = next((part for part in parts if re.fullmatch(r"[aA]+\d+", part)), None)
     return f"{card['megami']}_{version.lower()}" if version else card["megami"]
+
+
+# Entries of the list that are not cards: the storm-power sheet is a table (raira's 10-5).
+NOT_CARDS = {"storm"}
+
+
+def card_number(card: dict[str, str]) -> str:
+    """A card's number: its rule id, or its list id for cards printed without one (TransForm)."""
+    return card.get("rule_id") or card["id"]
 
 
 def _official(sakura: BuildResult) -> dict[str, dict[str, str]]:
@@ -33,7 +43,7 @@ def _official(sakura: BuildResult) -> dict[str, dict[str, str]]:
     assert sakura.checked is not None
     declared = set(sakura.checked.symbols.characters)
     cards = json.loads(DATA.read_text("utf-8"))["cards"]
-    return {c["rule_id"]: c for c in cards if character_of(c) in declared}
+    return {card_number(c): c for c in cards if character_of(c) in declared and c.get("baseType") not in NOT_CARDS}
 
 
 def _range(text: str) -> tuple[int, ...]:

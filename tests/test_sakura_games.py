@@ -56,8 +56,9 @@ def _invariant_checker(started: int, tokens: dict[str, int], problems: list[str]
     or leaves to a supply accounted for), capacities held, no crystal lost."""
     def check(g: Game) -> None:
         if g.counters[started]:
-            problems.extend(g.invariant_problems(tokens))
-            total = g.token_total("crystal")
+            totals = g.token_totals()
+            problems.extend(g.invariant_problems(tokens, totals))
+            total = totals.get("crystal", 0)
             if total < CRYSTALS_AT_SETUP:
                 problems.append(f"only {total} crystals in play")
     return check
