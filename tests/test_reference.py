@@ -36,6 +36,18 @@ def test_an_addendum_keeps_its_own_paragraph_numbers(sakura: BuildResult) -> Non
     assert "## Addendum: 胧的卡牌所需的规则" in text  # an addendum of card hooks has no seed number
 
 
+def test_every_rule_of_an_addendum_shows_its_paragraph_and_an_extended_zone_is_not_new(
+        sakura: BuildResult) -> None:
+    """Tokens, zones, values and step additions carry seed numbers as procedures do; a zone an
+    addendum extends (`zone aura: also holds …`) is named as the core's zone, not as a new one."""
+    assert sakura.checked is not None
+    text = render_reference(sakura.checked)
+    korunu = text.split("## 13 Addendum: ")[1].split("\n## ")[0]
+    assert re.search(r"^- \*\*\[13-1\]\*\* New token \*\*.+\*\* \(`korunu_frost`\)", korunu, re.MULTILINE)
+    assert re.search(r"^- \*\*\[13-3\]\*\* Zone \*\*装\*\* \(`aura`\): also holds", korunu, re.MULTILINE)
+    assert "New zone **aura**" not in korunu
+
+
 def test_ranges_with_gaps_are_printed_as_they_are(sakura: BuildResult) -> None:
     assert sakura.checked is not None
     text = render_reference(sakura.checked)
