@@ -69,9 +69,9 @@ class Integrity:
         `token_totals()` of now) and zone capacities."""
         problems = []
         totals = self.token_totals() if totals is None else totals
-        for kind, start in initial.items():
-            expected = start + self.supply_flow.get(kind, 0)
-            actual = totals.get(kind, 0)
+        for kind, start in initial.items():  # a kind that belongs to players: all owners together
+            expected = start + sum(n for key, n in self.supply_flow.items() if _of_kind(key, kind))
+            actual = sum(n for key, n in totals.items() if _of_kind(key, kind))
             if actual != expected:
                 problems.append(f"{kind}: {actual} present, {expected} expected")
         for z in self._all_zones():
@@ -88,3 +88,8 @@ class Integrity:
             if z.capacity is not None and held > z.capacity:
                 problems.append(f"{z!r} holds {held} tokens over its capacity {z.capacity}")
         return problems
+
+
+def _of_kind(key: Any, kind: str) -> bool:
+    """Whether a token key (a kind, or a kind and its owner's seat) is of this kind."""
+    return key == kind or (type(key) is tuple and key[0] == kind)

@@ -68,7 +68,9 @@ def test_a_zones_capacity_counts_every_kind_but_tokens_of_a_player() -> None:
     assert g.move(4, "frost", bank, pot) == 2          # 3 chips + 2 frost fill the 5
     assert g.move(1, "chip", bank, pot) == 0
     assert g.move(2, "mark", bank, pot, owner=g.players[0]) == 2  # a player's tokens: not counted
-    assert g.invariant_problems({"chip": 0, "frost": 0}) == []
+    assert g.invariant_problems({"chip": 0, "frost": 0, "mark": 0}) == []
+    pot.tokens[("mark", 0)] = 1  # a player's token lost: conservation covers owned kinds too
+    assert g.invariant_problems({"chip": 0, "frost": 0, "mark": 0}) == ["mark: 1 present, 2 expected"]
 
 
 def test_an_object_with_tokens_on_it_cannot_be_taken_out_of_the_game() -> None:
