@@ -15,6 +15,8 @@ from .diagnostics import Diagnostic, did_you_mean
 from .limits import MAX_EXPR_DEPTH
 from .refs import TYPE_WORDS
 
+LIVE = "live"  # the mark of a `modify … live` (its change worked out at each read)
+
 
 class BuildError(Exception):
     """A declaration that parses but cannot be built; carries its diagnostic."""
@@ -300,11 +302,17 @@ class Builder(Transformer[Token, Any]):
 
     def modify_stmt(self, meta: Any, ch: list[Any]) -> s.Modify:
         target, delta, *rest = ch
+        live = bool(rest) and rest[0] == LIVE
+        if live:
+            rest.pop(0)
         until = None
         if rest and isinstance(rest[-1], Token):
             until = str(rest.pop())
         while_ = rest[0] if rest else None
-        return s.Modify(target, delta, while_, until, self._span(meta))
+        return s.Modify(target, delta, while_, until, self._span(meta), live)
+
+    def modify_live(self, meta: Any, ch: list[Any]) -> str:
+        return LIVE
 
     def forbid_stmt(self, meta: Any, ch: list[Any]) -> s.Forbid:
         return s.Forbid(str(ch[0]), ch[1], ch[2] if len(ch) > 2 else None, self._span(meta))

@@ -133,8 +133,10 @@ class StmtGen(Visitor[None]):
         name = ref.counter if isinstance(ref, CounterRef) else ref.field if isinstance(ref, FieldRef) else ""
         cond = _later(self.expr(st.while_)) if st.while_ is not None else "None"
         until = self.out.const(st.until) if st.until else "None"
-        self.out.emit(f"g.modify({obj}, {self.out.const(name)}, {self.expr(st.delta)}, {cond}, {until}, "
-                      f"{self.anchor})", st.span)
+        delta = _later(self.expr(st.delta)) if st.live else self.expr(st.delta)
+        live = ", live=True" if st.live else ""
+        self.out.emit(f"g.modify({obj}, {self.out.const(name)}, {delta}, {cond}, {until}, "
+                      f"{self.anchor}{live})", st.span)
 
     def visit_Forbid(self, st: s.Forbid) -> None:
         guard = _later(self.expr(st.while_)) if st.while_ is not None else "None"

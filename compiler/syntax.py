@@ -361,13 +361,15 @@ class Emit(Node):
 
 @dataclass(frozen=True)
 class Modify(Node):
-    """`modify X.field by CHANGE [while COND] [until EVENT]`: a lasting change."""
+    """`modify X.field by CHANGE [live] [while COND] [until EVENT]`: a lasting change; `live`:
+    CHANGE is worked out again at every read (`by change(0, mirror(p)) live`), not once."""
 
     target: Expr
     delta: Expr
     while_: Expr | None
     until: str | None
     span: Span
+    live: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,14 @@ Guard = tuple[str, Zone | Obj, Callable[[], Any] | None, Obj | None, Zone | None
 class Modifier:
     """A change to a field or counter of one target while a condition and an anchor hold."""
 
-    __slots__ = ("target", "name", "change", "cond", "until", "anchor", "anchor_zone")
+    __slots__ = ("target", "name", "change", "live", "cond", "until", "anchor", "anchor_zone")
 
     def __init__(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
-                 until: str | None, anchor: Obj | None) -> None:
+                 until: str | None, anchor: Obj | None, live: bool = False) -> None:
         self.target = target
         self.name = name
-        self.change = change
+        self.change = change  # live: a function giving the change at each read
+        self.live = live
         self.cond = cond
         self.until = until
         self.anchor = anchor
@@ -57,7 +58,7 @@ class Modifiers:
                 stale = True
                 continue
             if m.target is target and (m.cond is None or m.cond()):
-                value = apply_change(value, m.change)
+                value = apply_change(value, m.change() if m.live else m.change)
         if stale:
             mods[:] = [m for m in mods if m.anchor is None or m.anchor.zone is m.anchor_zone]
             if not mods:
@@ -72,9 +73,10 @@ class Modifiers:
             self.recorder.field(obj, self.rules.logged_fields[name], before, value)
 
     def modify(self, target: Any, name: str, change: Any, cond: Callable[[], Any] | None,
-               until: str | None, anchor: Obj | None) -> None:
-        """Register a change to a field/counter; it lasts while cond and anchor hold, or until an event."""
-        self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor))
+               until: str | None, anchor: Obj | None, live: bool = False) -> None:
+        """Register a change to a field/counter; it lasts while cond and anchor hold, or until an
+        event. `live`: `change` is a function, called for the change at every read."""
+        self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor, live))
 
     def forbid(self, kind: str, holder: Zone | Obj, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
         """Effects of other cards may not move tokens of a kind out of a zone or off an object

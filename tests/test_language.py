@@ -381,6 +381,31 @@ return [a.power, b.power, a.hue, b.hue]
     assert value == [12, 2, "blue", "blue"]
 
 
+def test_a_live_modify_works_its_change_out_at_every_read() -> None:
+    """`by … live` follows what the change reads; a plain modify keeps the amount of the moment
+    it was made (both lasting while their condition holds)."""
+    body = """
+let c = new_card(coin, p, p.hand)
+let d = new_card(coin, p, p.hand)
+p.score = 1
+modify c.power by p.score live while c.zone == p.hand
+modify d.power by p.score
+let before = [c.power, d.power]
+p.score = 4
+let after = [c.power, d.power]
+put c into pile
+return before + after + [c.power]
+"""
+    value, _ = run(body)
+    assert value == [3, 3, 6, 3, 2]
+
+
+def test_live_is_still_a_name_where_a_name_is_expected() -> None:
+    """`live` marks a modify only after its change: elsewhere it stays an ordinary name."""
+    value, _ = run("let live = 2\nreturn live + double(live)")
+    assert value == 6
+
+
 ADDITIONS = GAME.replace('''procedure main "一局":
     step 1 "运行":
         pass
