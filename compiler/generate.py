@@ -210,6 +210,7 @@ class Generator:
             start = game.prop("start")
             hidden = game.prop("hidden_card")
             language_prop = game.prop("language")
+            moves = game.prop("card_moves")
             language = language_prop.words()[0] if language_prop is not None and language_prop.words() else DEFAULT_LANGUAGE
             fields = {
                 "game": repr(game.name), "label": repr(game.labels.default or game.name),
@@ -232,6 +233,7 @@ class Generator:
                 "language": repr(language),
                 "token_labels": repr({n: t.labels.default or n for n, t in sym.tokens.items()}),
                 "actions": "[" + ", ".join(self.specs["actions"]) + "]",
+                "move_event": repr(moves.words()[0] if moves is not None and moves.words() else None),
             }
             out.emit("return rt.RuleSet(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")")
 

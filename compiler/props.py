@@ -29,6 +29,8 @@ GAME_PROPS = {
                    "(default: the `language`'s word for it)",
     "language": "`language CODE`: the language of the engine's own words to players (yes, no, the "
                 "terminal's board and help): " + ", ".join(PHRASES) + f" (default {DEFAULT_LANGUAGE})",
+    "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
+                  "left, the zone it entered) that the engine emits whenever a card changes zone",
 }
 SCENARIO_PROPS = {
     "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",
@@ -68,8 +70,25 @@ class Props:
         elif start.atoms[0].text not in self.sym.procedures:
             self.ctx.error("E101", f"unknown procedure {start.atoms[0].text!r}", start.atoms[0].span,
                            suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
+        self._card_moves(game.prop("card_moves"))
         for blk in game.blocks:
             self.ctx.error("E114", "a game has no timing blocks", blk.span)
+
+    def _card_moves(self, prop: s.Opt | None) -> None:
+        """`card_moves EVENT`: an event declared with the card, the zone left and the zone entered."""
+        if prop is None:
+            return
+        if len(prop.atoms) != 1:
+            self.ctx.error("E104", "`card_moves` names one event", prop.span)
+            return
+        name = prop.atoms[0].text
+        event = self.sym.events.get(name)
+        if event is None:
+            self.ctx.error("E101", f"unknown event {name!r}", prop.atoms[0].span,
+                           suggestion=did_you_mean(name, self.sym.events))
+        elif len(event.params) != 3:
+            self.ctx.error("E104", f"the event {name!r} that `card_moves` names needs three parameters "
+                           "(the card, the zone it left, the zone it entered)", prop.atoms[0].span)
 
     def table(self, game: s.Entity) -> TableSpec:
         """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""

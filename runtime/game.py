@@ -225,6 +225,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         if self.rules.checks:
             from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
+        moved = self.rules.move_event
+        if moved is not None and source is not dest and self.listens(moved):
+            self.emit(moved, obj, source, dest)
 
     def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:
         """Let players see cards they could not see: until each card next moves, or its zone

@@ -35,6 +35,12 @@ class Triggers:
             self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
         self.dynamic = {}
 
+    def listens(self, event: str) -> bool:
+        """Whether anything answers the event in this game (a rule, a card, a `once`, a
+        modifier lasting until it)."""
+        return (event in self.handlers or event in self.card_handlers or event in self.dynamic
+                or any(m.until == event for mods in self.mods.values() for m in mods))
+
     def emit(self, event: str, *args: Any) -> None:
         for fn in self.handlers.get(event, ()):
             fn(self, *args)

@@ -400,6 +400,37 @@ return before + after + [c.power]
     assert value == [3, 3, 6, 3, 2]
 
 
+MOVES = GAME.replace('    start main\n', '    start main\n    card_moves shifted\n') + (
+    'event shifted(c, source, dest) "移动了"\n'
+    'counter shifts "移动次数": per player\n'
+    'when shifted(c, source, dest) if dest == c.owner.hand "进手":\n'
+    '    c.owner.shifts += 1\n')
+
+
+def test_a_game_can_name_the_event_the_engine_emits_when_a_card_changes_zone() -> None:
+    """`card_moves EVENT`: every change of zone emits it with the card and both zones; putting
+    a card where it already is does not."""
+    text = MOVES + ('procedure t(p):\n    let c = new_card(coin, p, pile)\n    put c into p.hand\n'
+                    '    put c into p.hand bottom\n    put c into pile\n    put c into p.hand\n'
+                    '    return p.shifts\n')
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    assert result.rules.procedures["t"](g, g.players[0]) == 2
+
+
+@pytest.mark.parametrize(("declared", "message"), [
+    ('event shifted(c, source, dest) "移动了"\n', None),
+    ('event shifted(c) "移动了"\n', "needs three parameters"),
+    ('', "unknown event 'shifted'"),
+])
+def test_card_moves_names_an_event_with_the_card_and_both_zones(declared: str, message: str | None) -> None:
+    text = GAME.replace('    start main\n', '    start main\n    card_moves shifted\n') + declared
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    found = [d.message for d in result.diagnostics if d.severity == "error"]
+    assert (found == []) if message is None else (len(found) == 1 and message in found[0]), found
+
+
 def test_live_is_still_a_name_where_a_name_is_expected() -> None:
     """`live` marks a modify only after its change: elsewhere it stays an ordinary name."""
     value, _ = run("let live = 2\nreturn live + double(live)")
