@@ -151,18 +151,27 @@ def test_anchored_modifiers_end_when_their_card_leaves_its_zone() -> None:
     assert g.read(target, "power") == 1
 
 
+def _game_of(text: str) -> Game:
+    """A game of the mini rules with `text` added."""
+    result = build_text(text)
+    assert result.rules is not None, [str(d) for d in result.diagnostics]
+    return Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+
+
+def _counter(g: Game, name: str) -> int:
+    return next(i for i, c in enumerate(g.rules.counters) if c.name == name)
+
+
 def test_checks_run_again_after_their_own_moves() -> None:
     text = ('check spill "溢出":\n    if count(pot) >= 5:\n        move 5 chip from pot to bank\n'
             'check note_empty "记录":\n    if count(pot) == 0 and count(bank) == 0:\n        pass\n'
             'flag seen "看见": global\n'
             'check watch "观察":\n    if count(pot) == 0:\n        seen = true\n')
-    result = build_text(text)
-    assert result.rules is not None, [str(d) for d in result.diagnostics]
-    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    g = _game_of(text)
     bank, pot = g.zones[0], g.zones[1]
     assert bank is not None and pot is not None
     g.move(1, "chip", bank, pot)
-    seen = next(i for i, c in enumerate(result.rules.counters) if c.name == "seen")
+    seen = _counter(g, "seen")
     g.counters[seen] = False
     g.move(4, "chip", bank, pot)   # pot reaches 5; `spill` empties it; `watch` must see that
     assert g.count(pot, "chip") == 0 and g.counters[seen] is True
@@ -173,13 +182,11 @@ def test_a_new_card_in_a_zone_runs_the_checks_that_read_the_zone() -> None:
             'check full_hand "手牌满":\n    for p in players():\n        if count(p.hand) >= 2:\n'
             '            p.crowded = true\n'
             'card coin "硬币":\n    power 1\n')
-    result = build_text(text)
-    assert result.rules is not None, [str(d) for d in result.diagnostics]
-    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    g = _game_of(text)
     p = g.players[0]
     hand = p.zones[3]
     assert hand is not None
-    crowded = next(i for i, c in enumerate(result.rules.counters) if c.name == "crowded")
+    crowded = _counter(g, "crowded")
     g.new_card("coin", p, hand)
     assert p.counters[crowded] is False
     g.new_card("coin", p, hand)  # the second card fills the hand: the check must see it
