@@ -235,7 +235,8 @@ def fn_change(g: Game, left: int, right: int) -> Delta:
 
 
 def fn_expand(g: Game, near: int, far: int) -> RangeChange:
-    """A range change: `near` more values below the low end, `far` above the high end."""
+    """A range change: `near` more values below the low end, `far` above the high end; a
+    negative number shrinks that end instead (`expand(-1, 0)`: 2-4 becomes 3-4, 1,3,5 becomes 3,5)."""
     return RangeChange(0, int(near), int(far))
 
 

@@ -74,6 +74,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 p.counters.append(start if counter.per_player else None)
         self.supply_flow: dict[Any, int] = {}
         self.mods = {}
+        self.awaited = set()  # events some modifier lasts until (kept once seen)
         self.forbids = []
         self.active_addenda = {name for name, chars in rules.addenda.items()
                                if not chars or any(c in p.picks for p in self.players for c in chars)}

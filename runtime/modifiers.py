@@ -39,6 +39,7 @@ class Modifiers:
     """The part of `Game` that keeps modifiers and guards."""
 
     mods: dict[str, list[Modifier]]
+    awaited: set[str]
     forbids: list[Guard]
     rules: RuleSet
     logging: bool
@@ -77,6 +78,8 @@ class Modifiers:
         """Register a change to a field/counter; it lasts while cond and anchor hold, or until an
         event. `live`: `change` is a function, called for the change at every read."""
         self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor, live))
+        if until is not None:
+            self.awaited.add(until)
 
     def forbid(self, kind: str, holder: Zone | Obj, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
         """Effects of other cards may not move tokens of a kind out of a zone or off an object

@@ -23,6 +23,7 @@ class Triggers:
     card_handlers: dict[str, list[tuple[str, Callable[..., Any]]]]
     objects_by_card: dict[str, list[Obj]]
     dynamic: dict[str, list[Waiting]]
+    awaited: set[str]
     mods: dict[str, list[Modifier]]
 
     def _init_triggers(self, rules: RuleSet, active_addenda: set[str]) -> None:
@@ -39,7 +40,7 @@ class Triggers:
         """Whether anything answers the event in this game (a rule, a card, a `once`, a
         modifier lasting until it)."""
         return (event in self.handlers or event in self.card_handlers or event in self.dynamic
-                or any(m.until == event for mods in self.mods.values() for m in mods))
+                or event in self.awaited)
 
     def emit(self, event: str, *args: Any) -> None:
         for fn in self.handlers.get(event, ()):

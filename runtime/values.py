@@ -29,7 +29,9 @@ class Delta(NamedTuple):
 
 class RangeChange(NamedTuple):
     """A change to an integer range: move every value by `shift`, then add `near` values
-    below its low end and `far` values above its high end (an empty range stays empty)."""
+    below its low end and `far` values above its high end, or, where they are negative, take
+    the values nearer than low + |near| or farther than high - |far| away (an empty range
+    stays empty)."""
 
     shift: int = 0
     near: int = 0
@@ -53,9 +55,10 @@ def change_range(values: tuple[int, ...], change: RangeChange) -> tuple[int, ...
     if not moved:
         return ()
     low, high = moved[0], moved[-1]
-    extra = {low - k for k in range(1, change.near + 1) if low - k >= 0}
-    extra |= {high + k for k in range(1, change.far + 1)}
-    return tuple(sorted(set(moved) | extra))
+    kept = {v for v in moved if low - min(change.near, 0) <= v <= high + min(change.far, 0)}
+    kept |= {low - k for k in range(1, change.near + 1) if low - k >= 0}
+    kept |= {high + k for k in range(1, change.far + 1)}
+    return tuple(sorted(kept))
 
 
 def _side(value: int | None) -> str:

@@ -199,6 +199,11 @@ def test_range_changes_follow_the_rulebook_example() -> None:
     assert change_range((3, 4), RangeChange(-1, 0, 0)) == (2, 3)
     assert change_range((0, 1), RangeChange(-1, 1, 0)) == (0,)
     assert change_range((), RangeChange(0, 1, 1)) == ()
+    assert change_range((2, 3, 4), RangeChange(0, -1, 0)) == (3, 4)      # the near end shrinks
+    assert change_range((1, 3, 5), RangeChange(0, -1, 0)) == (3, 5)      # a range with gaps too
+    assert change_range((2, 3, 4), RangeChange(0, 0, -2)) == (2,)
+    assert change_range((3,), RangeChange(0, -1, 0)) == ()               # shrunk away entirely
+    assert change_range((2, 3), RangeChange(0, -1, 1)) == (3, 4)
     assert apply_change(None, RangeChange(0, 0, 1)) == RangeChange(0, 0, 1)
 
 
