@@ -168,6 +168,11 @@ class Builder(Transformer[Token, Any]):
     def append_decl(self, meta: Any, ch: list[Any]) -> s.Replace:
         return replace(self.replace_decl(meta, ch), after=True)
 
+    def option_decl(self, meta: Any, ch: list[Any]) -> s.AddedOption:
+        proc, step, option = ch
+        return s.AddedOption(str(proc), str(step), option, self._span(meta), self._tok_span(proc),
+                             self._tok_span(step))
+
     def action_decl(self, meta: Any, ch: list[Any]) -> s.Action:
         name, labels, player, *rest = ch
         body = rest.pop()

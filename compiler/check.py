@@ -105,6 +105,8 @@ class Checker:
             yield trig, partial(self.trigger, trig, False)
         for rep, _ in sym.replacements:
             yield rep, partial(self.replacement, rep)
+        for added, _ in sym.added_options:
+            yield added, partial(self.added_option, added)
         for chk, _ in sym.checks:
             yield chk, partial(self.stmts.block, chk.body, Scope.of((), has_self=False))
         for act, _ in sym.actions:
@@ -181,6 +183,32 @@ class Checker:
                 self.ctx.error("E116", f"this replacement does not define {name!r}, which step {user.ident} "
                                f"of {proc.name} uses", rep.step_span,
                                hint=f"step {rep.step} defines it with `let {name} = …`: do the same")
+
+    def added_option(self, added: s.AddedOption) -> None:
+        """An option added to a step's menu: the step must hold exactly one `choose`; the option
+        sees what the step defines."""
+        proc = self.sym.procedures.get(added.procedure)
+        if proc is None:
+            self.ctx.error("E101", f"unknown procedure {added.procedure!r}", added.procedure_span,
+                           suggestion=did_you_mean(added.procedure, self.sym.procedures))
+            return
+        steps = [st.ident for st in proc.steps]
+        if added.step not in steps:
+            self.ctx.error("E105", f"procedure {proc.name} has no step {added.step!r}", added.step_span,
+                           hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(added.step, steps))
+            return
+        menus = self.sym.step_menus(proc.name, added.step)
+        if len(menus) != 1:
+            self.ctx.error("E105", f"step {added.step} of {proc.name} holds {len(menus)} `choose` menus: "
+                           "an option can join a step that holds exactly one", added.step_span)
+            return
+        sc = Scope.of(proc.params, has_self=False, types=proc.types)
+        sc.names.update(self.after_step.get((proc.name, added.step), {}))
+        body = next(st.body for st in proc.steps if st.ident == added.step)
+        loops = [n for n in s.walk(body) if isinstance(n, (s.While, s.For, s.Repeat))]
+        if any(m is menus[0] for loop in loops for m in s.walk(loop.body)):
+            sc = sc.loop_body()  # the menu is asked in a loop: `break` ends it, as its own options may
+        self.stmts.options((added.option,), sc)
 
     def card(self, card: s.Entity) -> None:
         self.props.card(card)

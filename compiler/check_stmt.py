@@ -263,14 +263,22 @@ class StmtChecker(Visitor[None]):
 
     def visit_Menu(self, st: s.Menu) -> None:
         self.expect(st.player, (Type.PLAYER,), "a player")
-        for opt in st.options:
-            inner = self.sc.child()
-            if opt.var is not None and opt.iterable is not None:
-                self.expr(opt.iterable)
-                inner.names[opt.var] = Type.ANY
-            if opt.cond is not None:
-                self.x.check(opt.cond, inner)
-            self.block(opt.body, inner)
+        self.options(st.options, self.sc)
+
+    def options(self, options: tuple[s.Option, ...], sc: Scope) -> None:
+        """Each option in its own scope under `sc`: its variable, its condition, its body."""
+        outer, self.sc = self.sc, sc
+        try:
+            for opt in options:
+                inner = self.sc.child()
+                if opt.var is not None and opt.iterable is not None:
+                    self.expr(opt.iterable)
+                    inner.names[opt.var] = Type.ANY
+                if opt.cond is not None:
+                    self.x.check(opt.cond, inner)
+                self.block(opt.body, inner)
+        finally:
+            self.sc = outer
 
     def visit_Once(self, st: s.Once) -> None:
         self._event(st.event, len(st.params), st.span, "has")

@@ -106,6 +106,8 @@ class Collector:
                 sym.triggers.append((item, addendum))
             case s.Replace():
                 sym.replacements.append((item, addendum))
+            case s.AddedOption():
+                sym.added_options.append((item, addendum))
             case s.Check():
                 sym.checks.append((item, addendum))
             case s.Action():

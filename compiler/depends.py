@@ -66,6 +66,7 @@ class _Reads(Visitor[None]):
         self.counters: set[str] = set()
         self.objects = False
         self.done: set[tuple[Callee, str]] = set()
+        self.added = checked.symbols.added_options_by_menu()
 
     def within(self, addendum: str | None) -> _Reads:
         """The walker for what is read through an addendum's rules (or, keyed `CARD + card`,
@@ -153,9 +154,10 @@ class _Reads(Visitor[None]):
         self.body(st.body)
 
     def visit_Menu(self, st: s.Menu) -> None:
-        for opt in st.options:
-            self.expr((opt.iterable, opt.cond))
-            self.body(opt.body)
+        for opt, addendum in [(opt, None) for opt in st.options] + self.added.get(id(st), []):
+            walker = self.within(addendum)
+            walker.expr((opt.iterable, opt.cond))
+            walker.body(opt.body)
 
     def visit_Let(self, st: s.Let) -> None:
         if not isinstance(st.value, s.Move):

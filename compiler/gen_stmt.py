@@ -31,6 +31,7 @@ class StmtGen(Visitor[None]):
         self.out = out
         self.expr = expr
         self.where = Where()
+        self.added = self.sym.added_options_by_menu()  # options addenda add to menus, by menu
 
     def body(self, stmts: tuple[s.Stmt, ...]) -> None:
         for st in stmts:
@@ -223,17 +224,18 @@ class StmtGen(Visitor[None]):
         out = self.out
         entries, choice, value = out.new_temp(), out.new_temp(), out.new_temp()
         prompt = out.const(st.labels.default or "choose")
-        passive = tuple(k for k, opt in enumerate(st.options) if opt.passive)
+        options = [(opt, None) for opt in st.options] + self.added.get(id(st), [])
+        passive = tuple(k for k, (opt, _) in enumerate(options) if opt.passive)
         quiet = f", {out.const(passive)}" if passive else ""
         if not self.sym.actions:
-            self.menu_entries(st, entries)
+            self.menu_entries(st, options, entries)
             out.emit(f"{choice}, {value} = g.menu({self.expr(st.player)}, {prompt}, {entries}{quiet})")
         else:
             player = out.new_temp()
             out.emit(f"{player} = {self.expr(st.player)}", st.span)
             out.emit("while True:")
             with out.block():
-                self.menu_entries(st, entries)
+                self.menu_entries(st, options, entries)
                 out.emit(f"if g.live_actions and len({entries}) > 1:")
                 with out.block():
                     out.emit(f"{entries} += g.standing_actions({player}, {entries})")
@@ -242,35 +244,46 @@ class StmtGen(Visitor[None]):
                 with out.block():
                     out.emit("break")
                 out.emit(f"g.take_action({player}, {value})")
-        for k, opt in enumerate(st.options):
+        for k, (opt, _) in enumerate(options):
             out.emit(f"{'if' if k == 0 else 'elif'} {choice} == {k}:", opt.span)
             with out.block():
                 if opt.var is not None:
                     out.emit(f"{out.local(opt.var)} = {value}")
                 self.body(opt.body)
 
-    def menu_entries(self, st: s.Menu, entries: str) -> None:
-        """`entries = [(option number, value, label), …]` (menu entries, see the contract)."""
+    def menu_entries(self, st: s.Menu, options: list[tuple[s.Option, str | None]], entries: str) -> None:
+        """`entries = [(option number, value, label), …]` (menu entries, see the contract); an
+        option an addendum adds is offered only where the addendum is active."""
         out = self.out
         out.emit(f"{entries} = []", st.span)
-        for k, opt in enumerate(st.options):
-            label = out.const(opt.labels.default or f"option {k + 1}")
-            if opt.var is not None and opt.iterable is not None:
-                var = out.local(opt.var)
-                out.emit(f"for {var} in {self.expr.listed(opt.iterable)}:", opt.span)
-                with out.block():
-                    if opt.cond is not None:
-                        out.emit(f"if {self.expr(opt.cond)}:")
-                        with out.block():
-                            out.emit(f"{entries}.append(({k}, {var}, {label}))")
-                    else:
-                        out.emit(f"{entries}.append(({k}, {var}, {label}))")
-            elif opt.cond is not None:
-                out.emit(f"if {self.expr(opt.cond)}:", opt.span)
-                with out.block():
-                    out.emit(f"{entries}.append(({k}, None, {label}))")
+        for k, (opt, addendum) in enumerate(options):
+            if addendum is None:
+                self.menu_entry(k, opt, entries)
             else:
-                out.emit(f"{entries}.append(({k}, None, {label}))", opt.span)
+                out.emit(f"if {out.const(addendum)} in g.active_addenda:", opt.span)
+                with out.block():
+                    self.menu_entry(k, opt, entries)
+
+    def menu_entry(self, k: int, opt: s.Option, entries: str) -> None:
+        """The entries of one option: one per value of its `for`, where its `if` holds."""
+        out = self.out
+        label = out.const(opt.labels.default or f"option {k + 1}")
+        if opt.var is not None and opt.iterable is not None:
+            var = out.local(opt.var)
+            out.emit(f"for {var} in {self.expr.listed(opt.iterable)}:", opt.span)
+            with out.block():
+                if opt.cond is not None:
+                    out.emit(f"if {self.expr(opt.cond)}:")
+                    with out.block():
+                        out.emit(f"{entries}.append(({k}, {var}, {label}))")
+                else:
+                    out.emit(f"{entries}.append(({k}, {var}, {label}))")
+        elif opt.cond is not None:
+            out.emit(f"if {self.expr(opt.cond)}:", opt.span)
+            with out.block():
+                out.emit(f"{entries}.append(({k}, None, {label}))")
+        else:
+            out.emit(f"{entries}.append(({k}, None, {label}))", opt.span)
 
     def visit_Once(self, st: s.Once) -> None:
         """A nested function registered with `g.once` (a `once` handler: it returns True once

@@ -78,7 +78,14 @@ def reference_context(checked: Checked) -> dict[str, Any]:
             "addendum": _label(sym.addenda[add].labels, add) if add in sym.addenda else "core",
             "label": _label(rep.labels, "the step is done differently"),
             "condition": unparse(rep.cond) if rep.cond else None,
-            "after": rep.after,
+            "kind": "after" if rep.after else "instead",
+        })
+    for added, add in sym.added_options:
+        replacements.setdefault((added.procedure, added.step), []).append({
+            "addendum": _label(sym.addenda[add].labels, add) if add in sym.addenda else "core",
+            "label": _label(added.option.labels, "one more option"),
+            "condition": unparse(added.option.cond) if added.option.cond else None,
+            "kind": "option",
         })
     procedures = []
     core_procs = [(n, p) for n, p in sym.procedures.items() if id(p) not in sym.decl_addendum and p.labels.section]
@@ -151,7 +158,7 @@ def _range_text(values: tuple[int, ...]) -> str:
 def _describe_item(item: s.Decl, sym: Any) -> Md:
     """One rule of an addendum as a line of Markdown (user text escaped), led by the paragraph
     number it carries (`section 13-3`), whatever kind of declaration it is."""
-    labels = getattr(item, "labels", None)
+    labels = item.option.labels if isinstance(item, s.AddedOption) else getattr(item, "labels", None)
     section = getattr(labels, "section", None)
     text = _describe(item, sym)
     return Md(f"**[{md(str(section))}]** {text}") if section else text
@@ -182,6 +189,10 @@ def _describe(item: s.Decl, sym: Any) -> Md:
         return Md(f"{verb} step {md(item.step)} of {code(item.procedure)}{cond}: {md(_label(item.labels, ''))}")
     if isinstance(item, s.Check):
         return Md(f"State check **{md(_label(item.labels, item.name))}**.")
+    if isinstance(item, s.AddedOption):
+        cond = f" if {code(unparse(item.option.cond))}" if item.option.cond else ""
+        return Md(f"Adds the option **{md(_label(item.option.labels, ''))}** to the menu of step "
+                  f"{md(item.step)} of {code(item.procedure)}{cond}.")
     if isinstance(item, s.Entity):
         return Md(f"{item.what.capitalize()} {code(item.name)}.")
     return md(type(item).__name__)

@@ -70,6 +70,7 @@ class Symbols:
     procedures: dict[str, s.Procedure] = field(default_factory=dict)
     triggers: list[tuple[s.Trigger, str | None]] = field(default_factory=list)
     replacements: list[tuple[s.Replace, str | None]] = field(default_factory=list)
+    added_options: list[tuple[s.AddedOption, str | None]] = field(default_factory=list)
     checks: list[tuple[s.Check, str | None]] = field(default_factory=list)
     actions: list[tuple[s.Action, str | None]] = field(default_factory=list)
     cards: dict[str, s.Entity] = field(default_factory=dict)
@@ -90,3 +91,19 @@ class Symbols:
 
     def zone_by_label(self, label: str) -> str | None:
         return self.zone_labels.get(label)
+
+    def step_menus(self, procedure: str, step: str) -> list[s.Menu]:
+        """The `choose` menus written in one step of a procedure (none if there is no such step)."""
+        proc = self.procedures.get(procedure)
+        body = next((st.body for st in proc.steps if st.ident == step), ()) if proc is not None else ()
+        return [node for node in s.walk(body) if isinstance(node, s.Menu)]
+
+    def added_options_by_menu(self) -> dict[int, list[tuple[s.Option, str | None]]]:
+        """The options addenda add, by the menu they join (`id` of its node), in source order;
+        an addition whose step does not hold exactly one menu joins none (the checker says so)."""
+        by_menu: dict[int, list[tuple[s.Option, str | None]]] = {}
+        for added, addendum in self.added_options:
+            menus = self.step_menus(added.procedure, added.step)
+            if len(menus) == 1:
+                by_menu.setdefault(id(menus[0]), []).append((added.option, addendum))
+        return by_menu

@@ -660,6 +660,19 @@ class Trigger(Node):
 
 
 @dataclass(frozen=True)
+class AddedOption(Node):
+    """`in PROC step ID option "label" [for X in L] [if COND]:` an addendum's extra option in
+    the one `choose` menu of that step; it sees the step's names."""
+
+    procedure: str
+    step: str
+    option: Option
+    span: Span
+    procedure_span: Span = NO_SPAN
+    step_span: Span = NO_SPAN
+
+
+@dataclass(frozen=True)
 class Replace(Node):
     """`instead of PROC step ID [when COND]:` an addendum's replacement of a step, or
     `after PROC step ID [when COND]:` what it adds after the step (every such addition runs)."""
@@ -740,8 +753,8 @@ class Addendum(Node):
 
 
 Decl = Union[
-    Use, Simple, Value, Event, Timing, Keyword, Procedure, Trigger, Replace, Check, Action,
-    Entity, Addendum,
+    Use, Simple, Value, Event, Timing, Keyword, Procedure, Trigger, Replace, AddedOption, Check,
+    Action, Entity, Addendum,
 ]
 
 

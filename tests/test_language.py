@@ -477,6 +477,64 @@ def test_addenda_add_after_a_step_and_every_addition_runs(picks: list[list[str]]
     assert lines_for(g.lines, None) == lines
 
 
+OPTIONS = GAME.replace('''procedure main "一局":
+    step 1 "运行":
+        pass
+''', '''procedure main "一局":
+    step 1 "选":
+        let bonus = 5
+        while true:
+            choose for seat(0) "做什么":
+                option "加一":
+                    seat(0).score += 1
+                option "结束" passive:
+                    break
+    step 2 "记":
+        log "score {}", seat(0).score
+
+addendum hero_rules "英雄":
+    for hero
+    in main step 1 option "英雄加分" if seat(0).score < bonus:
+        seat(0).score += bonus
+        break
+''')
+
+
+@pytest.mark.parametrize(("picks", "answers", "offered", "score"), [
+    ([["hero"], ["sidekick"]], ["英雄加分"], ["加一", "结束", "英雄加分"], 5),
+    ([["sidekick"], ["sidekick"]], ["加一", "结束"], ["加一", "结束"], 1),
+])
+def test_an_addendum_adds_an_option_to_a_steps_menu(picks: list[list[str]], answers: list[str],
+                                                     offered: list[str], score: int) -> None:
+    """`in PROC step ID option …`: the option joins the step's menu where the addendum plays,
+    sees the step's names (`bonus`) and may end the loop the menu is asked in."""
+    result = build_sources({"lang.csm": OPTIONS}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    asked: list[list[str]] = []
+    agent = ScriptedAgent(list(answers))
+    first = agent.choose
+
+    def watching(request: Any) -> Any:
+        asked.append(list(request.options))
+        return first(request)
+    agent.choose = watching  # type: ignore[method-assign]
+    g = Game(result.rules, picks, [agent, ScriptedAgent()], seed=1)
+    result.rules.procedures["main"](g)
+    assert asked[0] == offered and g.players[0].counters[0] == score
+
+
+@pytest.mark.parametrize(("added", "code", "message"), [
+    ("in main step 1 option \"多\":\n        pass\n", "E105", "holds 0 `choose` menus"),
+    ("in main step 9 option \"多\":\n        pass\n", "E105", "has no step '9'"),
+    ("in mian step 1 option \"多\":\n        pass\n", "E101", "unknown procedure 'mian'"),
+])
+def test_an_added_option_needs_a_step_with_one_menu(added: str, code: str, message: str) -> None:
+    text = GAME + "addendum hero_rules \"英雄\":\n    for hero\n    " + added
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    found = [(d.code, d.message) for d in result.diagnostics if d.severity == "error"]
+    assert len(found) == 1 and found[0][0] == code and message in found[0][1], found
+
+
 @pytest.mark.parametrize("body, expected", [
     ("return [c in [1, 2, 3, 4] where c > 2]", [3, 4]),
     ("return [c in [] where c > 2]", []),
