@@ -186,7 +186,7 @@ class Checker:
 
     def added_option(self, added: s.AddedOption) -> None:
         """An option added to a step's menu: the step must hold exactly one `choose`; the option
-        sees what the step defines."""
+        sees what the menu's own options see (checked after the procedures)."""
         proc = self.sym.procedures.get(added.procedure)
         if proc is None:
             self.ctx.error("E101", f"unknown procedure {added.procedure!r}", added.procedure_span,
@@ -202,13 +202,9 @@ class Checker:
             self.ctx.error("E105", f"step {added.step} of {proc.name} holds {len(menus)} `choose` menus: "
                            "an option can join a step that holds exactly one", added.step_span)
             return
-        sc = Scope.of(proc.params, has_self=False, types=proc.types)
-        sc.names.update(self.after_step.get((proc.name, added.step), {}))
-        body = next(st.body for st in proc.steps if st.ident == added.step)
-        loops = [n for n in s.walk(body) if isinstance(n, (s.While, s.For, s.Repeat))]
-        if any(m is menus[0] for loop in loops for m in s.walk(loop.body)):
-            sc = sc.loop_body()  # the menu is asked in a loop: `break` ends it, as its own options may
-        self.stmts.options((added.option,), sc)
+        sc = self.stmts.menu_scopes.get(id(menus[0]))
+        if sc is not None:
+            self.stmts.options((added.option,), sc.child())
 
     def card(self, card: s.Entity) -> None:
         self.props.card(card)

@@ -27,6 +27,7 @@ class StmtChecker(Visitor[None]):
         self.sym = ctx.sym
         self.x = exprs
         self.sc = Scope({}, False)
+        self.menu_scopes: dict[int, Scope] = {}  # id(menu) -> the scope its options are checked in
 
     def block(self, body: tuple[s.Stmt, ...], sc: Scope) -> None:
         outer, self.sc = self.sc, sc
@@ -263,6 +264,7 @@ class StmtChecker(Visitor[None]):
 
     def visit_Menu(self, st: s.Menu) -> None:
         self.expect(st.player, (Type.PLAYER,), "a player")
+        self.menu_scopes[id(st)] = self.sc.child()
         self.options(st.options, self.sc)
 
     def options(self, options: tuple[s.Option, ...], sc: Scope) -> None:

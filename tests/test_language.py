@@ -482,8 +482,8 @@ OPTIONS = GAME.replace('''procedure main "一局":
         pass
 ''', '''procedure main "一局":
     step 1 "选":
-        let bonus = 5
         while true:
+            let bonus = 5
             choose for seat(0) "做什么":
                 option "加一":
                     seat(0).score += 1
@@ -507,7 +507,7 @@ addendum hero_rules "英雄":
 def test_an_addendum_adds_an_option_to_a_steps_menu(picks: list[list[str]], answers: list[str],
                                                      offered: list[str], score: int) -> None:
     """`in PROC step ID option …`: the option joins the step's menu where the addendum plays,
-    sees the step's names (`bonus`) and may end the loop the menu is asked in."""
+    sees what the menu's options see (`bonus`, defined in the loop) and may end that loop."""
     result = build_sources({"lang.csm": OPTIONS}, use_cache=False, need_model=True)
     assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
     asked: list[list[str]] = []
