@@ -71,12 +71,16 @@ def _enable_step_calls(game: Game) -> None:
 
 
 def test_the_log_tells_a_judge_what_happened_in_order(sakura: BuildResult) -> None:
-    """Turn and phase headers, each use before what it moves, each basic action before its
-    crystal, each attack with its range and damage, and the reason the game ended."""
+    """Turn and phase headers, each use before what it moves, each basic action taken from the
+    main phase's menu (offered only when it can move something) before the token it moves, after
+    any question a card's rule asks about it; each attack with its range and damage, and the
+    reason the game ended. (A basic action an effect makes may find nothing to move.)"""
     rules = sakura.rules
     assert rules is not None
     use = re.compile(r"^(P\d) (?:以全力行动)?使用 (.+?)(?:，对应 .*)?$")
     basic = re.compile(r"^(P\d) 进行基本动作《(.+)》$")
+    asked = re.compile(r"^P\d .+ → ")  # a decision, logged where it is made
+    tokens = re.compile(r"^\d+ \S+: .+ → ")
     for seed in range(12):
         picks = [["yurina", "akina"], ["shisui", "tokoyo"]] if seed == 0 else _matchup(rules, seed)
         result = play_to_the_end(new_game(rules, picks, seed=seed))
@@ -92,8 +96,9 @@ def test_the_log_tells_a_judge_what_happened_in_order(sakura: BuildResult) -> No
                 # the use is told first, then the card is paid for and moves to 使用中
                 moved = [later for later in lines[i + 1:i + 4] if later.startswith(f"{card}: ")]
                 assert moved and moved[0].endswith(f"→ 使用中({who})"), (seed, lines[i:i + 4])
-            elif basic.match(line):
-                assert " 樱花结晶: " in lines[i + 1], (seed, lines[i:i + 2])
+            elif basic.match(line) and any("主要阶段的行动 → 基本动作" in earlier for earlier in lines[max(0, i - 3):i]):
+                told = next(later for later in lines[i + 1:] if not asked.match(later))
+                assert tokens.match(told), (seed, lines[i:i + 4])
             elif "开始结算" in line:
                 assert "适正距离 " in line and "伤害 " in line and "当前距离 " in line, line
 
