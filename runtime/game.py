@@ -96,8 +96,12 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self._uid += 1
         obj = Obj(self._uid, kind, defn, owner, self.rules.start_fields(defn))
         if defn is not None:
-            self.objects_by_card.setdefault(defn.ident, []).append(obj)
-            self._card_arrives(defn.ident)
+            copies = self.objects_by_card.get(defn.ident)
+            if copies is None:  # the card's first copy in this game
+                copies = self.objects_by_card[defn.ident] = []
+                self._card_arrives(defn.ident)
+                self._card_triggers_arrive(defn.ident)
+            copies.append(obj)
         if zone is not None:
             zone.cards.append(obj)
             obj.zone = zone

@@ -192,6 +192,15 @@ class RuleSet:
     _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)
     _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict, repr=False)
+    _card_triggers: dict[str, list[tuple[int, CardTriggerSpec]]] | None = field(default=None, repr=False)
+
+    def card_triggers_of(self, card: str) -> list[tuple[int, CardTriggerSpec]]:
+        """A card's triggers with their places in the declared order."""
+        if self._card_triggers is None:
+            self._card_triggers = {}
+            for order, ct in enumerate(self.card_triggers):
+                self._card_triggers.setdefault(ct.card, []).append((order, ct))
+        return self._card_triggers.get(card, [])
 
     def check_index(self, active: frozenset[str], present: frozenset[str]) -> CheckIndex:
         """The checks by what they read, in a game with these addenda active and these cards

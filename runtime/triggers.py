@@ -3,6 +3,7 @@ and the end of modifiers that last until an event; and running a card's timing b
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ class Triggers:
 
     rules: RuleSet
     handlers: dict[str, list[Callable[..., Any]]]
-    card_handlers: dict[str, list[tuple[str, Callable[..., Any]]]]
+    card_handlers: dict[str, list[tuple[int, str, Callable[..., Any]]]]  # event -> (order, card, fn)
     objects_by_card: dict[str, list[Obj]]
     dynamic: dict[str, list[Waiting]]
     awaited: set[str]
@@ -31,10 +32,15 @@ class Triggers:
         for t in rules.triggers:
             if t.addendum is None or t.addendum in active_addenda:
                 self.handlers.setdefault(t.event, []).append(t.fn)
-        self.card_handlers = {}
-        for ct in rules.card_triggers:
-            self.card_handlers.setdefault(ct.event, []).append((ct.card, ct.fn))
+        self.card_handlers = {}  # filled as each card's first copy enters the game
         self.dynamic = {}
+
+    def _card_triggers_arrive(self, ident: str) -> None:
+        """A card's first copy in this game: its triggers answer events from now on, in the
+        order the cards declare them (the same in every game)."""
+        for order, ct in self.rules.card_triggers_of(ident):
+            bisect.insort(self.card_handlers.setdefault(ct.event, []), (order, ct.card, ct.fn),
+                          key=lambda entry: entry[0])
 
     def listens(self, event: str) -> bool:
         """Whether anything answers the event in this game (a rule, a card, a `once`, a
@@ -45,7 +51,7 @@ class Triggers:
     def emit(self, event: str, *args: Any) -> None:
         for fn in self.handlers.get(event, ()):
             fn(self, *args)
-        for ident, fn in self.card_handlers.get(event, ()):
+        for _, ident, fn in self.card_handlers.get(event, ()):
             for obj in list(self.objects_by_card.get(ident, ())):
                 fn(self, obj, *args)
         if event in self.dynamic:
