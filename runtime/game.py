@@ -231,7 +231,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
         moved = self.rules.move_event
-        if moved is not None and source is not dest and self.listens(moved):
+        if moved is not None and source is not dest and (  # only while something answers it:
+                moved in self.handlers or moved in self.card_handlers or moved in self.dynamic
+                or moved in self.awaited):
             self.emit(moved, obj, source, dest)
 
     def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:

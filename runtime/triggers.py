@@ -42,12 +42,6 @@ class Triggers:
             bisect.insort(self.card_handlers.setdefault(ct.event, []), (order, ct.card, ct.fn),
                           key=lambda entry: entry[0])
 
-    def listens(self, event: str) -> bool:
-        """Whether anything answers the event in this game (a rule, a card, a `once`, a
-        modifier lasting until it)."""
-        return (event in self.handlers or event in self.card_handlers or event in self.dynamic
-                or event in self.awaited)
-
     def emit(self, event: str, *args: Any) -> None:
         for fn in self.handlers.get(event, ()):
             fn(self, *args)
