@@ -158,15 +158,9 @@ class Checker:
     def replacement(self, rep: s.Replace) -> None:
         """A replacement sees what its step saw, and must define what its step defined and
         later steps use (E116); an addition after a step sees what the step left."""
-        proc = self.sym.procedures.get(rep.procedure)
+        proc, steps = self._target(rep.procedure, rep.step, rep.procedure_span, rep.step_span)
         if proc is None:
-            self.ctx.error("E101", f"unknown procedure {rep.procedure!r}", rep.procedure_span,
-                           suggestion=did_you_mean(rep.procedure, self.sym.procedures))
             return
-        steps = [st.ident for st in proc.steps]
-        if rep.step not in steps:
-            self.ctx.error("E105", f"procedure {proc.name} has no step {rep.step!r}", rep.step_span,
-                           hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(rep.step, steps))
         sc = Scope.of(proc.params, has_self=False, types=proc.types)
         sc.names.update((self.after_step if rep.after else self.before_step).get((proc.name, rep.step), {}))
         if rep.cond is not None:
@@ -184,18 +178,26 @@ class Checker:
                                f"of {proc.name} uses", rep.step_span,
                                hint=f"step {rep.step} defines it with `let {name} = …`: do the same")
 
+    def _target(self, procedure: str, step: str, procedure_span: s.Span,
+                step_span: s.Span) -> tuple[s.Procedure | None, list[str]]:
+        """The procedure a replacement, addition or added option names, and its steps; an
+        unknown procedure (E101) or step (E105) is reported."""
+        proc = self.sym.procedures.get(procedure)
+        if proc is None:
+            self.ctx.error("E101", f"unknown procedure {procedure!r}", procedure_span,
+                           suggestion=did_you_mean(procedure, self.sym.procedures))
+            return None, []
+        steps = [st.ident for st in proc.steps]
+        if step not in steps:
+            self.ctx.error("E105", f"procedure {proc.name} has no step {step!r}", step_span,
+                           hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(step, steps))
+        return proc, steps
+
     def added_option(self, added: s.AddedOption) -> None:
         """An option added to a step's menu: the step must hold exactly one `choose`; the option
         sees what the menu's own options see (checked after the procedures)."""
-        proc = self.sym.procedures.get(added.procedure)
-        if proc is None:
-            self.ctx.error("E101", f"unknown procedure {added.procedure!r}", added.procedure_span,
-                           suggestion=did_you_mean(added.procedure, self.sym.procedures))
-            return
-        steps = [st.ident for st in proc.steps]
-        if added.step not in steps:
-            self.ctx.error("E105", f"procedure {proc.name} has no step {added.step!r}", added.step_span,
-                           hint="its steps: " + ", ".join(steps), suggestion=did_you_mean(added.step, steps))
+        proc, steps = self._target(added.procedure, added.step, added.procedure_span, added.step_span)
+        if proc is None or added.step not in steps:
             return
         menus = self.sym.step_menus(proc.name, added.step)
         if len(menus) != 1:
