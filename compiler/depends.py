@@ -57,7 +57,8 @@ class _Reads(Visitor[None]):
     addendum's replacement reads is walked by that addendum's own walker (`within`)."""
 
     def __init__(self, checked: Checked, addendum: str | None = None,
-                 walkers: dict[str, _Reads] | None = None) -> None:
+                 walkers: dict[str, _Reads] | None = None,
+                 added: dict[int, list[tuple[s.Option, str | None]]] | None = None) -> None:
         self.c = checked
         self.sym = checked.symbols
         self.addendum = addendum
@@ -66,7 +67,7 @@ class _Reads(Visitor[None]):
         self.counters: set[str] = set()
         self.objects = False
         self.done: set[tuple[Callee, str]] = set()
-        self.added = checked.symbols.added_options_by_menu()
+        self.added = checked.symbols.added_options_by_menu() if added is None else added  # shared
 
     def within(self, addendum: str | None) -> _Reads:
         """The walker for what is read through an addendum's rules (or, keyed `CARD + card`,
@@ -74,7 +75,7 @@ class _Reads(Visitor[None]):
         if addendum is None or addendum == self.addendum:
             return self
         if addendum not in self.walkers:
-            self.walkers[addendum] = _Reads(self.c, addendum, self.walkers)
+            self.walkers[addendum] = _Reads(self.c, addendum, self.walkers, self.added)
         return self.walkers[addendum]
 
     def result(self) -> CheckReads:

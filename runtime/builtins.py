@@ -30,11 +30,9 @@ def fn_owned(g: Game, holder: Zone | Obj | None, kind: str, owner: Player) -> in
 
 
 def fn_space(g: Game, zone: Zone | None, kind: str | None = None) -> int:
-    """How many more tokens (of a kind) a zone can take."""
-    if zone is None:
-        return 0
-    token = kind or (zone.spec.tokens[0] if zone.spec.tokens else "")
-    return g.space(zone, token)
+    """How many more tokens a zone can take: its `max` is shared by every kind, so `kind` (kept
+    for sources that name it) does not change the answer."""
+    return 0 if zone is None else g.space(zone)
 
 
 def fn_cards(g: Game, zone: Zone | None) -> list[Obj]:

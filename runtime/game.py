@@ -165,7 +165,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         value = holder.tokens.get(kind, 0)
         return value
 
-    def space(self, zone: Zone, kind: str) -> int:
+    def space(self, zone: Zone) -> int:
         """How many more tokens fit in a zone: its `max` counts every token in it that belongs
         to no player, of whatever kind (tokens that belong to a player do not count)."""
         if zone.capacity is None:

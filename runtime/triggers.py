@@ -24,7 +24,6 @@ class Triggers:
     card_handlers: dict[str, list[tuple[int, str, Callable[..., Any]]]]  # event -> (order, card, fn)
     objects_by_card: dict[str, list[Obj]]
     dynamic: dict[str, list[Waiting]]
-    awaited: set[str]
     mods: dict[str, list[Modifier]]
 
     def _init_triggers(self, rules: RuleSet, active_addenda: set[str]) -> None:
