@@ -25,12 +25,12 @@ class Checks:
     _cards_present: frozenset[str]  # cards with objects in this game that some check reads through
     _cards_read: frozenset[str]
 
-    def _init_checks(self, rules: RuleSet, active_addenda: set[str]) -> None:
+    def _init_checks(self, rules: RuleSet, active_addenda: frozenset[str]) -> None:
         self._checking = False
         self._pending = set()
-        self._active_addenda = frozenset(active_addenda)
+        self._active_addenda = active_addenda
         self._cards_present = frozenset()
-        self._cards_read = frozenset(ident for c in rules.checks for ident in c.by_card)
+        self._cards_read = rules.cards_read()
         self._index_checks()
 
     def _card_arrives(self, ident: str) -> None:

@@ -76,8 +76,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.mods = {}
         self.awaited = set()  # events some modifier lasts until (kept once seen)
         self.forbids = []
-        self.active_addenda = {name for name, chars in rules.addenda.items()
-                               if not chars or any(c in p.picks for p in self.players for c in chars)}
+        self.active_addenda = rules.active_addenda(frozenset(c for p in self.players for c in p.picks))
         self._init_triggers(rules, self.active_addenda)
         self._init_checks(rules, self.active_addenda)
         self.live_actions = [(i, a) for i, a in enumerate(rules.actions)

@@ -193,6 +193,35 @@ class RuleSet:
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)
     _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict, repr=False)
     _card_triggers: dict[str, list[tuple[int, CardTriggerSpec]]] | None = field(default=None, repr=False)
+    _active: dict[frozenset[str], frozenset[str]] = field(default_factory=dict, repr=False)
+    _handlers: dict[frozenset[str], dict[str, list[Callable[..., Any]]]] = field(default_factory=dict, repr=False)
+    _cards_read: frozenset[str] | None = field(default=None, repr=False)
+
+    def handlers_in(self, active: frozenset[str]) -> dict[str, list[Callable[..., Any]]]:
+        """The rule triggers by event in a game with these addenda active, in declared order;
+        remembered per set (games share it and never change it)."""
+        handlers = self._handlers.get(active)
+        if handlers is None:
+            handlers = self._handlers[active] = {}
+            for t in self.triggers:
+                if t.addendum is None or t.addendum in active:
+                    handlers.setdefault(t.event, []).append(t.fn)
+        return handlers
+
+    def cards_read(self) -> frozenset[str]:
+        """The cards that some state check reads through."""
+        if self._cards_read is None:
+            self._cards_read = frozenset(ident for c in self.checks for ident in c.by_card)
+        return self._cards_read
+
+    def active_addenda(self, picks: frozenset[str]) -> frozenset[str]:
+        """The addenda in force in a game whose players picked these characters (those that name
+        no character always are); remembered per set of picks."""
+        active = self._active.get(picks)
+        if active is None:
+            active = self._active[picks] = frozenset(
+                name for name, chars in self.addenda.items() if not chars or any(c in picks for c in chars))
+        return active
 
     def card_triggers_of(self, card: str) -> list[tuple[int, CardTriggerSpec]]:
         """A card's triggers with their places in the declared order."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import traceback
 from collections.abc import Sequence
@@ -15,18 +16,23 @@ from .rules import GENERATED_PREFIX, RuleSet
 
 @dataclass
 class GameResult:
-    """How a game ended: winner (seat index or None), reason, length, log and final hash."""
+    """How a game ended: winner (seat index or None), reason, length, log, and the final
+    state's hash (worked out only when asked: most games played never need it)."""
 
     winner: int | None
     reason: str
     steps: int
     decisions: int
     log: list[LogLine]
-    final_hash: str
+    game: Game = field(repr=False, compare=False)
     error: str | None = None
     hashes: list[str] = field(default_factory=list)
     cause: str | None = None  # why the game ended, as the rules say it
     answers: list[tuple[int, int]] = field(default_factory=list)
+
+    @functools.cached_property
+    def final_hash(self) -> str:
+        return self.game.state_hash()
 
 
 def new_game(rules: RuleSet, picks: Sequence[Sequence[str]], agents: Sequence[Agent] | None = None,
@@ -82,7 +88,7 @@ def play(game: Game) -> GameResult:
     except Exception as exc:  # noqa: BLE001 - whatever the rules raise is a located rule error
         error = located(game.rules, exc)
     return GameResult(game.winner, game.result or "unfinished", game.steps, len(game.decisions),
-                      game.lines, game.state_hash(), error=error, hashes=game.hashes,
+                      game.lines, game, error=error, hashes=game.hashes,
                       answers=list(game.decisions), cause=game.cause)
 
 

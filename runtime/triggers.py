@@ -26,11 +26,8 @@ class Triggers:
     dynamic: dict[str, list[Waiting]]
     mods: dict[str, list[Modifier]]
 
-    def _init_triggers(self, rules: RuleSet, active_addenda: set[str]) -> None:
-        self.handlers = {}
-        for t in rules.triggers:
-            if t.addendum is None or t.addendum in active_addenda:
-                self.handlers.setdefault(t.event, []).append(t.fn)
+    def _init_triggers(self, rules: RuleSet, active_addenda: frozenset[str]) -> None:
+        self.handlers = rules.handlers_in(active_addenda)
         self.card_handlers = {}  # filled as each card's first copy enters the game
         self.dynamic = {}
 
