@@ -210,7 +210,7 @@ class Generator:
             start = game.prop("start")
             hidden = game.prop("hidden_card")
             language_prop = game.prop("language")
-            moves = game.prop("card_moves")
+            moves, token_moves = game.prop("card_moves"), game.prop("token_moves")
             language = language_prop.words()[0] if language_prop is not None and language_prop.words() else DEFAULT_LANGUAGE
             fields = {
                 "game": repr(game.name), "label": repr(game.labels.default or game.name),
@@ -234,6 +234,8 @@ class Generator:
                 "token_labels": repr({n: t.labels.default or n for n, t in sym.tokens.items()}),
                 "actions": "[" + ", ".join(self.specs["actions"]) + "]",
                 "move_event": repr(moves.words()[0] if moves is not None and moves.words() else None),
+                "token_event": repr(token_moves.words()[0] if token_moves is not None and token_moves.words()
+                                    else None),
             }
             out.emit("return rt.RuleSet(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")")
 

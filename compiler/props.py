@@ -31,7 +31,13 @@ GAME_PROPS = {
                 "terminal's board and help): " + ", ".join(PHRASES) + f" (default {DEFAULT_LANGUAGE})",
     "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
+    "token_moves": "`token_moves EVENT`: the event (declared with five parameters: the token kind, how many "
+                   "moved, where from, where to — a zone or a card — and the card whose effect moved them, or "
+                   "none for the rules) that the engine emits whenever tokens move",
 }
+MOVE_EVENTS = {"card_moves": (3, "three", "the card, the zone it left, the zone it entered"),
+               "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
+                                          "them")}
 SCENARIO_PROPS = {
     "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",
     "script": "`script p1 \"label\" 2 p2 …`: the answers of each seat, in order (a number answers a "
@@ -70,25 +76,28 @@ class Props:
         elif start.atoms[0].text not in self.sym.procedures:
             self.ctx.error("E101", f"unknown procedure {start.atoms[0].text!r}", start.atoms[0].span,
                            suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
-        self._card_moves(game.prop("card_moves"))
+        for prop in MOVE_EVENTS:
+            self._move_event(prop, game.prop(prop))
         for blk in game.blocks:
             self.ctx.error("E114", "a game has no timing blocks", blk.span)
 
-    def _card_moves(self, prop: s.Opt | None) -> None:
-        """`card_moves EVENT`: an event declared with the card, the zone left and the zone entered."""
+    def _move_event(self, prop_name: str, prop: s.Opt | None) -> None:
+        """`card_moves EVENT` / `token_moves EVENT`: an event the engine emits, declared with the
+        parameters it is given."""
         if prop is None:
             return
+        arity, arity_word, params = MOVE_EVENTS[prop_name]
         if len(prop.atoms) != 1:
-            self.ctx.error("E104", "`card_moves` names one event", prop.span)
+            self.ctx.error("E104", f"`{prop_name}` names one event", prop.span)
             return
         name = prop.atoms[0].text
         event = self.sym.events.get(name)
         if event is None:
             self.ctx.error("E101", f"unknown event {name!r}", prop.atoms[0].span,
                            suggestion=did_you_mean(name, self.sym.events))
-        elif len(event.params) != 3:
-            self.ctx.error("E104", f"the event {name!r} that `card_moves` names needs three parameters "
-                           "(the card, the zone it left, the zone it entered)", prop.atoms[0].span)
+        elif len(event.params) != arity:
+            self.ctx.error("E104", f"the event {name!r} that `{prop_name}` names needs {arity_word} parameters "
+                           f"({params})", prop.atoms[0].span)
 
     def table(self, game: s.Entity) -> TableSpec:
         """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""

@@ -209,6 +209,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             self.recorder.tokens(n, kind, source, dest, by_card)
         if self.rules.checks:
             self._changed(self._holder_checks(source) + self._holder_checks(dest))
+        moved = self.rules.token_event
+        if moved is not None and self._answered(moved):
+            self.emit(moved, kind, n, source, dest, by_card)
         return n
 
     def put(self, obj: Obj, dest: Zone, place: str | None = None) -> None:
@@ -230,10 +233,14 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             from_checks = self._zone_checks.get(source.spec.name, ()) if source is not None else ()
             self._changed(from_checks + self._zone_checks.get(dest.spec.name, ()))
         moved = self.rules.move_event
-        if moved is not None and source is not dest and (  # only while something answers it:
-                moved in self.handlers or moved in self.card_handlers or moved in self.dynamic
-                or moved in self.awaited):
+        if moved is not None and source is not dest and self._answered(moved):
             self.emit(moved, obj, source, dest)
+
+    def _answered(self, event: str) -> bool:
+        """Whether anything answers the event now (the engine's own move events are emitted only
+        then)."""
+        return (event in self.handlers or event in self.card_handlers or event in self.dynamic
+                or event in self.awaited)
 
     def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:
         """Let players see cards they could not see: until each card next moves, or its zone

@@ -188,6 +188,7 @@ class RuleSet:
     token_labels: dict[str, str] = field(default_factory=dict)  # token kind -> its label
     actions: list[ActionSpec] = field(default_factory=list)
     move_event: str | None = None  # emitted (card, zone left, zone entered) whenever a card changes zone
+    token_event: str | None = None  # emitted (kind, count, from, to, card) whenever tokens move
     source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))
     _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)

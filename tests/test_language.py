@@ -431,6 +431,47 @@ def test_card_moves_names_an_event_with_the_card_and_both_zones(declared: str, m
     assert (found == []) if message is None else (len(found) == 1 and message in found[0]), found
 
 
+TOKEN_MOVES = GAME.replace('    start main\n', '    start main\n    token_moves tokens_moved\n') + (
+    'event tokens_moved(kind, n, source, dest, by) "筹码移动了"\n'
+    'counter seen "看到": per player\n'
+    'counter by_cards "卡牌移动": per player\n'
+    'when tokens_moved(kind, n, source, dest, by) if kind == chip and dest != bank "进钱包":\n'
+    '    first(players()).seen += n\n'
+    '    if by != none:\n'
+    '        first(players()).by_cards += n\n')
+
+
+def test_a_game_can_name_the_event_the_engine_emits_when_tokens_move() -> None:
+    """`token_moves EVENT`: every move of tokens emits it with the kind, how many moved (not how
+    many were asked for), both places and the card whose effect moved them; a move of nothing
+    emits nothing."""
+    text = TOKEN_MOVES + ('procedure t(p):\n    move 3 chip from bank to p.purse\n'
+                          '    move 9 chip from bank to p.purse\n'      # only 2 fit: 2 are seen
+                          '    move 4 chip from bank to p.purse\n'      # a full purse: nothing moves
+                          '    move 1 mark from bank to p.purse\n'      # another kind
+                          '    return [p.seen, p.by_cards, count(p.purse, chip)]\n'
+                          'card giver "给":\n    on_play:\n        move 1 chip from self.purse to bank\n'
+                          '        move 1 chip from bank to self.purse\n        return self.by_cards\n')
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    assert result.rules.procedures["t"](g, g.players[0]) == [5, 0, 5]
+    card = g.new_card("giver", g.players[0], g.players[0].zones[2])
+    assert g.run(card, "on_play", 0, 0) == 1  # the card's move out to the bank is not counted
+
+
+@pytest.mark.parametrize(("declared", "message"), [
+    ('event moved(kind, n, source, dest, by) "移动了"\n', None),
+    ('event moved(kind, n) "移动了"\n', "needs five parameters"),
+    ('', "unknown event 'moved'"),
+])
+def test_token_moves_names_an_event_with_five_parameters(declared: str, message: str | None) -> None:
+    text = GAME.replace('    start main\n', '    start main\n    token_moves moved\n') + declared
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    found = [d.message for d in result.diagnostics if d.severity == "error"]
+    assert (found == []) if message is None else (len(found) == 1 and message in found[0]), found
+
+
 def test_live_is_still_a_name_where_a_name_is_expected() -> None:
     """`live` marks a modify only after its change: elsewhere it stays an ordinary name."""
     value, _ = run("let live = 2\nreturn live + double(live)")
