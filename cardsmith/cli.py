@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from .cmd_card import card
 from .cmd_check import build, check, explain, schema
 from .cmd_demo import demo
 from .cmd_new import new
@@ -29,7 +30,7 @@ def main() -> None:
     _warnings_to_stderr()
 
 
-for command in (check, build, play_cmd, soak, scenarios, ref, explain, schema, new, demo):
+for command in (check, card, build, play_cmd, soak, scenarios, ref, explain, schema, new, demo):
     main.add_command(command)
 
 

@@ -10,9 +10,12 @@ from pathlib import Path
 import click
 
 from .common import GAME_HELP, build_or_report, fail, out_folder, write
+from .compiler.checked import Checked
 from .compiler.diagnostics import CODES, render_all, to_json
 from .compiler.diagnostics import explain as explain_code
 from .compiler.load import build_sources, bundled_games, resolve_inputs
+from .compiler.printed import PrintedCheck, PrintedError, Verdict, field_columns, read_printed
+from .runtime.display import printable
 from .runtime.events import schema as events_schema
 from .runtime.protocol import schema as protocol_schema
 
@@ -20,11 +23,31 @@ from .runtime.protocol import schema as protocol_schema
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
-def check(paths: tuple[str, ...], fmt: str) -> None:
+@click.option("--printed", "printed_file", type=click.Path(dir_okay=False),
+              help="A CSV or JSON file of printed card texts to check against the definitions "
+                   "(the first of PATHS is the game).")
+@click.option("--printed-number", default="number", show_default=True, metavar="COLUMN",
+              help="The column of --printed that holds the card number (or the card's name in the source).")
+@click.option("--printed-text", default="text", show_default=True, metavar="COLUMN",
+              help="The column of --printed that holds the printed text.")
+@click.option("--printed-field", "printed_fields", multiple=True, metavar="FIELD=COLUMN",
+              help="Also compare a field of the cards with a column of printed numbers (repeatable), "
+                   "e.g. range=range or damage=damage.")
+@click.option("--printed-by", metavar="FIELD", help="Sum the agreement up per value of this card field (e.g. goddess).")
+@click.option("--quiet", is_flag=True, help="With --printed: print only the summary.")
+def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_number: str, printed_text: str,
+          printed_fields: tuple[str, ...], printed_by: str | None, quiet: bool) -> None:
     """Check card sources: PATHS are files, folders or bundled game names (default: every game).
 
     A file that starts with `use GAME` is checked together with that bundled game.
-    Exits 1 when any error is found."""
+    Exits 1 when any error is found. With --printed, checks a file of printed card texts against
+    the game's cards instead, and exits 1 when any card disagrees or is not found."""
+    if printed_file is not None:
+        if not paths:
+            fail("--printed needs the game: cardsmith check GAME [PATH…] --printed FILE")
+        report_printed(paths, Path(printed_file), printed_number, printed_text, printed_fields, printed_by,
+                       fmt, quiet)
+        return
     targets = list(paths) or bundled_games()
     all_diags = []
     all_sources: dict[str, str] = {}
@@ -52,6 +75,71 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
             click.echo(line)
     if any(d.severity == "error" for d in all_diags):
         sys.exit(1)
+
+
+def report_printed(paths: tuple[str, ...], printed_file: Path, number: str, text: str, fields: tuple[str, ...],
+                   by: str | None, fmt: str, quiet: bool) -> None:
+    """`check GAME --printed FILE`: every printed record against the card it names."""
+    result = build_or_report(paths[0], paths[1:], fmt, need_model=True)
+    assert result.checked is not None
+    checked = result.checked
+    if by is not None and by not in checked.symbols.fields:
+        fail(f"--printed-by: the game has no field {by!r}")
+    try:
+        records = read_printed(printed_file, number, text, field_columns(fields, checked))
+    except PrintedError as err:
+        fail(str(err))
+    judge = PrintedCheck(checked)
+    verdicts = judge.all(records)
+    groups = agreement_by(verdicts, checked, by)
+    agreeing = sum(v.agrees for v in verdicts)
+    missing = sum(v.card is None for v in verdicts)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "records": len(verdicts), "agree": agreeing, "not_found": missing,
+            "cards": [{"row": v.record.row, "number": v.record.number, "card": v.card, "agrees": v.agrees,
+                       "problems": v.problems(judge.vocab)} for v in verdicts],
+            "by": {k: {"agree": a, "cards": n} for k, (a, n) in groups.items()},
+        }, ensure_ascii=False, indent=2))
+    else:
+        if not quiet:
+            for v in verdicts:
+                if not v.agrees:
+                    click.echo(printable(f"{printed_file}: record {v.record.row} ({v.record.number}"
+                                         f"{', ' + v.card if v.card else ''}):"))
+                    for problem in v.problems(judge.vocab):
+                        click.echo(printable(f"    {problem}"))
+        if by is not None:
+            click.echo(agreement_table(groups, by))
+        found = len(verdicts) - missing
+        share = f" ({agreeing / found:.1%} of those found)" if found else ""
+        click.echo(f"{agreeing} of {len(verdicts)} printed cards agree fully with their definitions{share}; "
+                   f"{missing} not found")
+    if agreeing < len(verdicts):
+        sys.exit(1)
+
+
+def agreement_by(verdicts: list[Verdict], checked: Checked, by: str | None) -> dict[str, tuple[int, int]]:
+    """(agreeing, found) per value of a card field, for the records that name a card."""
+    groups: dict[str, tuple[int, int]] = {}
+    if by is None:
+        return groups
+    for v in verdicts:
+        if v.card is None:
+            continue
+        key = str(checked.card_props.get(v.card, {}).get(by, ""))
+        agree, total = groups.get(key, (0, 0))
+        groups[key] = (agree + v.agrees, total + 1)
+    return dict(sorted(groups.items()))
+
+
+def agreement_table(groups: dict[str, tuple[int, int]], by: str) -> str:
+    """The agreement per group as a plain-text table."""
+    width = max([len(by), *(len(k) for k in groups)])
+    lines = [f"{by:<{width}}  agree  cards  share", f"{'-' * width}  -----  -----  -----"]
+    for key, (agree, total) in groups.items():
+        lines.append(f"{key:<{width}}  {agree:>5}  {total:>5}  {agree / total:>5.0%}")
+    return "\n".join(printable(line) for line in lines)
 
 
 def _group_targets(targets: list[str]) -> list[list[str]]:

@@ -21,10 +21,15 @@ from .props import Props
 from .refs import BuiltinRef, CallRef, CounterRef, FieldRef, Type, WordRef
 from .scope import Scope
 from .symbols import Symbols
+from .text_lint import check_card_texts
 
 TIMING_OPTIONS = {
     "default": "`default VALUE`: what calling the timing gives for a card without a block for it",
     "anchored": "what the block registers (modify, forbid) lasts while the card stays where it is",
+    "mark": "`mark TIMING` or `mark none`: card texts print this timing's effects under another timing's "
+            "marker, or with none (the default: under its own name)",
+    "covers": "`covers NAME …`: a card's `when` trigger whose condition reads one of these (a field, value, "
+              "procedure or keyword) is printed under this timing",
 }
 
 
@@ -50,6 +55,13 @@ class Checker:
                 if o.name not in TIMING_OPTIONS:
                     self.ctx.error("E103", f"unknown timing option {o.name!r}", o.span,
                                    hint="allowed: " + ", ".join(TIMING_OPTIONS))
+                else:
+                    self.timing_option(o)
+        for f in sym.fields.values():
+            under = next((o for o in f.decl.opts if o.name == "under"), None)
+            if under is not None and under.atoms[0].text not in sym.timings:
+                self.ctx.error("E101", f"unknown timing {under.atoms[0].text!r}", under.atoms[0].span,
+                               suggestion=did_you_mean(under.atoms[0].text, sym.timings))
         for decl, check in self.declarations():
             try:
                 check()
@@ -57,6 +69,24 @@ class Checker:
                 self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
                                hint="split it into smaller procedures or `let` steps")
         self.unused()
+        check_card_texts(self.ctx)
+
+    def timing_option(self, o: s.Opt) -> None:
+        """`mark` names a timing (or none); `covers` names fields, values, procedures or keywords."""
+        sym = self.sym
+        if o.name == "mark":
+            if len(o.atoms) != 1:
+                self.ctx.error("E104", "`mark` names one timing, or none", o.span)
+            elif o.atoms[0].text != "none" and o.atoms[0].text not in sym.timings:
+                self.ctx.error("E101", f"unknown timing {o.atoms[0].text!r}", o.atoms[0].span,
+                               suggestion=did_you_mean(o.atoms[0].text, sym.timings))
+        elif o.name == "covers":
+            known = {**sym.fields, **sym.values, **sym.procedures, **sym.keywords}
+            if not o.atoms:
+                self.ctx.error("E104", "`covers` names at least one field, value, procedure or keyword", o.span)
+            for a in o.atoms:
+                if a.text not in known:
+                    self.ctx.error("E101", f"unknown name {a.text!r}", a.span, suggestion=did_you_mean(a.text, known))
 
     def unused(self) -> None:
         """W202 for a procedure, value, counter or field nothing uses, and a timing no card fills."""

@@ -20,6 +20,8 @@ FIELD_OPTIONS = {
     "default": "the value a card has when it leaves the line out", "shown": "players see it on every card they can see",
     "logged": "every change the rules write goes to the log",
     "keyword": "(bool fields) a printed keyword: the card text must name it when it is set (W201)",
+    "under": "`under TIMING`: a card that sets this field has an effect that its text prints under that "
+             "timing's marker (the rules carry it out, not a block of the card)",
 }
 ZONE_OPTIONS = {
     "per": "`per player`: each player has one", "shared": "one for the whole game (the default)",
@@ -242,6 +244,7 @@ class Collector:
                            suggestion=did_you_mean(ftype, FIELD_TYPES))
         default: Any = None
         keyword = has_default = shown = logged = False
+        under = None
         for o in d.opts[1:]:
             if o.name == "default" and o.atoms:
                 default = o.atoms[0].literal()
@@ -252,6 +255,8 @@ class Collector:
                 shown = True
             elif o.name == "logged":
                 logged = True
+            elif o.name == "under" and len(o.atoms) == 1:
+                under = o.atoms[0].text
             else:
                 self.ctx.error("E103", f"unknown field option {o.name!r}", o.span,
                                hint="allowed: " + ", ".join(FIELD_OPTIONS))
@@ -259,4 +264,4 @@ class Collector:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown, logged)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown, logged, under)

@@ -57,8 +57,17 @@ CODES: dict[str, tuple[str, str]] = {
              "replaces, so the names that step defines with `let` are only defined if the "
              "replacement defines them too. A later step of the procedure uses one that this "
              "replacement does not define."),
-    "W201": ("card text disagrees with definition", "The card's printed text names a keyword or "
-             "a number that its definition does not have, or the other way round."),
+    "W201": ("card text disagrees with definition", "The card's text is read for the keywords (in "
+             "every language and spelling the game declares), timing markers (【…】 or `Name:`), "
+             "numbers (3/1, +1/+0, 3-4, 2) and quoted card names it mentions, and compared with the "
+             "definition both ways: what the text names must be in the definition, and the "
+             "definition's keywords, timings, two-sided values, changes, ranges, token counts and "
+             "other cards must be in the text. The suggestion is the text generated from the "
+             "definition. A game makes these errors with `text_check error` (or turns them off "
+             "with `text_check off`)."),
+    "E117": ("card-text template error", "A card-text template (text/LANG.j2 beside a game's "
+             "sources, or the library's) could not be read or rendered, or lacks a macro the "
+             "card text needs."),
     "W202": ("unused declaration", "A declaration is never referred to."),
     "W203": ("variable changed later", "A `once` block assigns a variable of the block around it. "
              "The `once` block runs when its event happens, after the block around it has "
@@ -118,7 +127,9 @@ def render(diag: Diagnostic, lines: list[str] | None) -> str:
         out.append(gutter + _shown(line))
         out.append(" " * (len(gutter) + display_width(_shown(line[:start])))
                    + "^" * max(display_width(_shown(marked)), 1))
-    if diag.suggestion:
+    if diag.suggestion and (" " in diag.suggestion or len(diag.suggestion) > 40):
+        out.append(printable(f"      = suggestion: {diag.suggestion}"))
+    elif diag.suggestion:
         out.append(printable(f"      = did you mean `{diag.suggestion}`?"))
     if diag.hint:
         out.append(printable(f"      = hint: {diag.hint}"))

@@ -31,6 +31,7 @@ from .check import check
 from .checked import Checked
 from .diagnostics import Diagnostic
 from .generate import GenerateError, generate
+from .library import library_root
 from .limits import MAX_FILE_BYTES
 from .parse import grammar_text, parse_source
 
@@ -53,11 +54,6 @@ class BuildResult:
     @property
     def ok(self) -> bool:
         return self.rules is not None and not any(d.severity == "error" for d in self.diagnostics)
-
-
-def library_root() -> Path:
-    """The bundled card library (works from a checkout and from an installed package)."""
-    return Path(str(resources.files("cardsmith.cards")))
 
 
 def bundled_games() -> list[str]:

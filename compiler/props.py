@@ -1,5 +1,5 @@
 """Properties: the game's table (`players`, `picks`), each card's property lines read into
-values of their fields, the W201 card-text lint, and scenario properties."""
+values of their fields, and scenario properties."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .limits import MAX_PICKS, MAX_PLAYERS, MAX_RANGE
 from .symbols import FieldInfo
 
 CARD_BUILTIN_PROPS = {
-    "text": "the card's printed text, checked against the definition (W201)",
+    "text": "the card's text, checked against the definition both ways (W201)",
     "invented": "the effect is ours, not the source's: every output says so",
     "note": "a remark shown with the card in the reference (why it is encoded this way)",
     "copies": "`copies N`: how many of the card a deck holds (default 1)",
@@ -31,12 +31,16 @@ GAME_PROPS = {
                 "terminal's board and help): " + ", ".join(PHRASES) + f" (default {DEFAULT_LANGUAGE})",
     "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
+    "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
+                  "reported (W201; warnings by default)",
     "token_moves": "`token_moves EVENT`: the event (declared with five parameters: the token kind, how many "
                    "moved, where from, where to — a zone or a card — and the card whose effect moved them, or "
                    "none for the rules) that the engine emits whenever tokens move",
 }
 MOVE_EVENTS = {"card_moves": (3, "three", "the card, the zone it left, the zone it entered"),
-               "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
+               "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
+                  "reported (W201; warnings by default)",
+    "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
                                           "them")}
 SCENARIO_PROPS = {
     "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",
@@ -160,7 +164,6 @@ class Props:
                                hint=f"add a line `{name} …`")
         props.setdefault("copies", 1)
         self.ctx.checked.card_props[card.name] = props
-        self.lint_text(card, props)
 
     @staticmethod
     def _builtin_prop(p: s.Opt) -> Any:
@@ -169,30 +172,6 @@ class Props:
         if p.name == "copies":
             return int(p.atoms[0].text) if p.atoms and p.atoms[0].kind == "int" else 1
         return " ".join(p.words())
-
-    def lint_text(self, card: s.Entity, props: dict[str, Any]) -> None:
-        """W201: the card text names each keyword the card has, and does not open with one it lacks.
-
-        Printed cards list their own keywords first; a keyword further on may describe
-        something else (an attack the card makes), so only the opening is held against it."""
-        text = str(props.get("text", ""))
-        text_prop = card.prop("text")
-        if not text or text_prop is None:
-            return
-        lowered = text.lower()
-        for name, info in self.sym.fields.items():
-            if not info.keyword:
-                continue
-            names = [n for n in info.decl.labels.all_names() if n]
-            said = any(n.lower() in lowered for n in names)
-            opens = any(lowered.startswith(n.lower()) for n in names)
-            has = bool(props.get(name))
-            if has and not said:
-                self.ctx.warn("W201", f"card {card.name} is {name} but its text does not say "
-                              f"{' / '.join(names)}", text_prop.span, hint="name the keyword in the text")
-            elif opens and not has:
-                self.ctx.warn("W201", f"the text of {card.name} names {' / '.join(names)} but the card "
-                              f"is not {name}", text_prop.span, hint=f"add the property line `{name}`")
 
     def value(self, info: FieldInfo, p: s.Opt) -> Any:
         """The value of one property line for a field of the given type (None after an error)."""

@@ -47,6 +47,7 @@ class FieldInfo:
     has_default: bool = False  # declared with `default`: cards may leave the property out
     shown: bool = False  # players see this field on every card they can see
     logged: bool = False  # every change the rules write is logged
+    under: str | None = None  # the timing a card that sets it prints an effect under (`under TIMING`)
 
 
 @dataclass

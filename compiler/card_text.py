@@ -1,0 +1,464 @@
+"""Card text generated from definitions: each card's rules text, in every language its game
+declares labels for, written from the checked model through Jinja2 templates.
+
+Every construct (a statement kind, an expression kind, a section under a timing) is one macro
+of a language's template; a call of a procedure, value or built-in, and a local such as a
+timing's parameter, first looks for a macro named after it (`call_attack_by`, `local_atk`,
+`builtin_count`), so a game phrases its own procedures. The library's templates for each
+language (`cards/text/LANG.j2`) hold the generic phrasing; a game's folder may hold its own
+(`cards/GAME/text/LANG.j2`, or `text/LANG.j2` beside a designer's files), whose macros win.
+Templates are data, not code: they run in Jinja2's sandbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import FileSystemLoader, PrefixLoader, StrictUndefined, TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from . import syntax as s
+from .card_facts import covering
+from .checked import Checked
+from .refs import (
+    AttrRef,
+    BuiltinRef,
+    Callee,
+    CallRef,
+    CounterRef,
+    FieldRef,
+    LocalRef,
+    Owner,
+    SelfRef,
+    ThisRef,
+    WordRef,
+    ZoneRef,
+)
+from .vocabulary import Term, Vocabulary, label_in
+
+TEXT_FOLDER = "text"  # beside a game's sources: its own templates, one file per language
+
+
+class TextTemplateError(Exception):
+    """A template that cannot be read or rendered: its file and the reason."""
+
+
+@dataclass
+class Templates:
+    """One language's macros: the game's own first, then the library's."""
+
+    language: str
+    modules: list[Any]
+    names: list[str] = field(default_factory=list)  # the template files, for messages
+
+    def has(self, name: str) -> bool:
+        return any(hasattr(m, name) for m in self.modules)
+
+    def __call__(self, name: str, *args: Any) -> str:
+        for module in self.modules:
+            macro = getattr(module, name, None)
+            if macro is not None:
+                try:
+                    return " ".join(str(macro(*args)).split())
+                except TemplateError as err:
+                    raise TextTemplateError(f"{' / '.join(self.names)}: macro {name}: {err}") from None
+        raise TextTemplateError(f"{' / '.join(self.names)}: no macro {name!r} for the language {self.language}")
+
+
+def template_folders(checked: Checked, library: Path) -> list[Path]:
+    """The folders whose templates phrase this game: beside its sources (the last-named files'
+    first), then the library's."""
+    folders = []
+    for path in reversed(list(checked.symbols.sources)):
+        folder = Path(path).parent / TEXT_FOLDER
+        if folder not in folders and folder.is_dir():
+            folders.append(folder)
+    shared = library / TEXT_FOLDER
+    if shared.is_dir() and shared not in folders:
+        folders.append(shared)
+    return folders
+
+
+def load_templates(folders: Sequence[Path], language: str) -> Templates:
+    """The templates of one language from these folders, the first folder's macros winning."""
+    env = ImmutableSandboxedEnvironment(
+        loader=PrefixLoader({str(i): FileSystemLoader(str(f)) for i, f in enumerate(folders)}),
+        undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+    modules, names = [], []
+    for i, folder in enumerate(folders):
+        if not (folder / f"{language}.j2").is_file():
+            continue
+        try:
+            modules.append(env.get_template(f"{i}/{language}.j2").module)
+        except TemplateError as err:
+            raise TextTemplateError(f"{folder / f'{language}.j2'}: {err}") from None
+        names.append(str(folder / f"{language}.j2"))
+    if not modules:
+        raise TextTemplateError(f"no card-text template for the language {language} in "
+                                + ", ".join(str(f) for f in folders))
+    return Templates(language, modules, names)
+
+
+class CardWriter:
+    """Writes the text of a game's cards in one language."""
+
+    def __init__(self, checked: Checked, vocab: Vocabulary, templates: Templates) -> None:
+        self.c = checked
+        self.sym = checked.symbols
+        self.vocab = vocab
+        self.t = templates
+        self.lang = templates.language
+        self.locals: list[dict[str, str]] = [{}]
+        self.timing = ""  # the timing of the block being written
+
+    # ---- a card ----
+
+    def card(self, name: str) -> str:
+        """The card's text: its keywords, then each block and trigger under its timing."""
+        card = self.sym.cards[name]
+        props = self.c.card_props.get(name, {})
+        keywords = [self.vocab.label(Term.KEYWORD, n, self.lang) for n, f in self.sym.fields.items()
+                    if f.keyword and props.get(n) is True]
+        parts = []
+        for blk in card.blocks:
+            self.timing = blk.name
+            mark = self.vocab.mark(blk.name)
+            body = self.scoped(self.stmts, blk.body)
+            if body:
+                parts.append(self.t("section", self._mark(mark), body))
+        self.timing = ""
+        for trig in card.triggers:
+            parts.append(self.t("section", self._mark(self._trigger_mark(trig)), self.scoped(self.trigger, trig)))
+        return self.t("card", keywords, parts)
+
+    def _mark(self, timing: str | None) -> str | None:
+        return None if timing is None else self.vocab.label(Term.TIMING, timing, self.lang)
+
+    def _trigger_mark(self, trig: s.Trigger) -> str | None:
+        timing = covering(self.c, self.vocab, trig)
+        return None if timing is None else self.vocab.mark(timing)
+
+    def trigger(self, trig: s.Trigger) -> str:
+        event = self.sym.events.get(trig.event)
+        label = self._label(event.labels, trig.event) if event is not None else trig.event
+        return self.t("trigger", label, self.cond(trig.cond), self.stmts(trig.body))
+
+    def scoped(self, fn: Callable[..., str], *args: Any) -> str:
+        """`fn(*args)` with a scope of its own for the names it defines."""
+        self.locals.append({})
+        try:
+            return fn(*args)
+        finally:
+            self.locals.pop()
+
+    # ---- statements ----
+
+    def stmts(self, body: Iterable[s.Stmt]) -> str:
+        return self.t("sequence", [text for text in (self.stmt(st) for st in body) if text])
+
+    def stmt(self, st: s.Stmt) -> str:
+        method: Callable[[Any], str] = getattr(self, f"st_{type(st).__name__}")
+        return method(st)
+
+    def st_Let(self, st: s.Let) -> str:
+        value = st.value
+        if isinstance(value, (s.Pick, s.NumberChoice, s.Ask)):
+            self.locals[-1][st.name] = self.t("chosen", self.choice_subject(value))
+            return self.choice(value)
+        if isinstance(value, s.Move):
+            return self.st_Move(value)
+        self.locals[-1][st.name] = self.expr(value)
+        return ""
+
+    def st_Assign(self, st: s.Assign) -> str:
+        return self.t("assign", self.expr(st.target), self.expr(st.value))
+
+    def st_AugAssign(self, st: s.AugAssign) -> str:
+        return self.t("augment", self.expr(st.target), st.op, self.expr(st.value))
+
+    def st_Move(self, st: s.Move) -> str:
+        token = self._label(self.sym.tokens[st.token].labels, st.token) if st.token in self.sym.tokens else ""
+        return self.t("move", self.expr(st.amount), token, self.expr(st.source), self.expr(st.dest))
+
+    def st_Put(self, st: s.Put) -> str:
+        return self.t("put", self.expr(st.obj), self.expr(st.dest), st.place or "")
+
+    def st_Emit(self, st: s.Emit) -> str:
+        event = self.sym.events.get(st.event)
+        return self.t("emit", self._label(event.labels, st.event) if event else st.event,
+                      [self.expr(a) for a in st.args])
+
+    def st_Modify(self, st: s.Modify) -> str:
+        until = self.sym.events.get(st.until) if st.until else None
+        return self.t("modify", self.expr(st.target), self.expr(st.delta), self.cond(st.while_),
+                      self._label(until.labels, st.until) if until is not None and st.until else "")
+
+    def st_Forbid(self, st: s.Forbid) -> str:
+        token = self._label(self.sym.tokens[st.token].labels, st.token) if st.token in self.sym.tokens else st.token
+        return self.t("forbid", token, self.expr(st.zone), self.cond(st.while_))
+
+    def st_Reveal(self, st: s.Reveal) -> str:
+        return self.t("reveal", self.expr(st.what), self.expr(st.to))
+
+    def st_Shuffle(self, st: s.Shuffle) -> str:
+        return self.t("shuffle", self.expr(st.zone))
+
+    def st_Log(self, st: s.Log) -> str:
+        return ""  # what the log says is not what the card does
+
+    def st_Expect(self, st: s.Expect) -> str:
+        return ""
+
+    st_ExpectOffered = st_ExpectWinner = st_Pass = st_Expect
+
+    def st_Return(self, st: s.Return) -> str:
+        if st.value is None:
+            return self.t("stop")
+        if isinstance(st.value, (s.Pick, s.NumberChoice, s.Ask)):
+            return self.choice(st.value)
+        specific = f"result_{self.timing}"
+        return self.t(specific if self.timing and self.t.has(specific) else "result", self.expr(st.value))
+
+    def st_End(self, st: s.End) -> str:
+        return self.t("end", st.kind, self.expr(st.player))
+
+    def st_CallStmt(self, st: s.CallStmt) -> str:
+        return self.expr(st.call)
+
+    def st_Break(self, st: s.Break) -> str:
+        return self.t("stop")
+
+    def st_If(self, st: s.If) -> str:
+        branches = [(self.cond(c), self.scoped(self.stmts, body)) for c, body in st.branches]
+        return self.t("branches", branches, self.scoped(self.stmts, st.orelse) if st.orelse else "")
+
+    def st_For(self, st: s.For) -> str:
+        items = self.expr(st.iterable)
+        return self.scoped(self._each, st, items)
+
+    def _each(self, st: s.For, items: str) -> str:
+        self.locals[-1][st.var] = self.t("each_item", items)
+        return self.t("each", items, self.stmts(st.body))
+
+    def st_While(self, st: s.While) -> str:
+        return self.t("loop", self.cond(st.cond), self.scoped(self.stmts, st.body))
+
+    def st_Repeat(self, st: s.Repeat) -> str:
+        return self.t("repeat", self.expr(st.count), self.scoped(self.stmts, st.body))
+
+    def st_Menu(self, st: s.Menu) -> str:
+        options = []
+        for o in st.options:
+            if o.passive and not o.body:
+                continue
+            options.append((self._label(o.labels, ""), self.scoped(self._option, o)))
+        return self.t("menu", self.expr(st.player), options)
+
+    def _option(self, o: s.Option) -> str:
+        if o.var is not None and o.iterable is not None:
+            self.locals[-1][o.var] = self.t("each_item", self.expr(o.iterable))
+        return self.stmts(o.body)
+
+    def st_Once(self, st: s.Once) -> str:
+        event = self.sym.events.get(st.event)
+        until = self.sym.events.get(st.until) if st.until else None
+        return self.t("once", self._label(event.labels, st.event) if event else st.event, self.cond(st.cond),
+                      self.scoped(self.stmts, st.body),
+                      self._label(until.labels, st.until) if until is not None and st.until else "")
+
+    # ---- choices ----
+
+    def choice(self, c: s.Pick | s.NumberChoice | s.Ask) -> str:
+        match c:
+            case s.Pick():
+                return self.t("pick", self.expr(c.player), self.expr(c.collection), self.cond(c.where), c.optional)
+            case s.NumberChoice():
+                return self.t("choose_number", self.expr(c.player), self.expr(c.low), self.expr(c.high))
+            case s.Ask():
+                return self.t("ask", self.expr(c.player), self._label(c.labels, ""))
+
+    def choice_subject(self, c: s.Pick | s.NumberChoice | s.Ask) -> str:
+        match c:
+            case s.Pick():
+                return self.expr(c.collection)
+            case s.NumberChoice():
+                return self.t("a_number")
+            case s.Ask():
+                return self._label(c.labels, "")
+
+    # ---- expressions ----
+
+    def cond(self, e: s.Expr | None) -> str:
+        return "" if e is None else self.expr(e)
+
+    def expr(self, e: s.Expr) -> str:
+        method: Callable[[Any], str] = getattr(self, f"ex_{type(e).__name__}")
+        return method(e)
+
+    def ex_IntLit(self, e: s.IntLit) -> str:
+        return str(e.value)
+
+    def ex_StrLit(self, e: s.StrLit) -> str:
+        card = self.vocab.card_keys.get(e.value)
+        if card is not None:
+            return self.t("card_name", self.vocab.label(Term.CARD, card, self.lang))
+        return self.t("quoted", e.value)
+
+    def ex_BoolLit(self, e: s.BoolLit) -> str:
+        return self.t("yes" if e.value else "no")
+
+    def ex_NoneLit(self, e: s.NoneLit) -> str:
+        return self.t("nothing")
+
+    def ex_PairLit(self, e: s.PairLit) -> str:
+        return f"{'-' if e.left is None else e.left}/{'-' if e.right is None else e.right}"
+
+    def ex_DeltaLit(self, e: s.DeltaLit) -> str:
+        return f"{e.left:+d}/{e.right:+d}"
+
+    def ex_RangeLit(self, e: s.RangeLit) -> str:
+        return str(e.low) if e.low == e.high else f"{e.low}-{e.high}"
+
+    def ex_ZoneLabel(self, e: s.ZoneLabel) -> str:
+        return self.named(e)
+
+    def ex_Name(self, e: s.Name) -> str:
+        return self.named(e)
+
+    def ex_Attr(self, e: s.Attr) -> str:
+        return self.named(e)
+
+    def named(self, e: s.Name | s.Attr | s.ZoneLabel) -> str:
+        """A name by what it resolved to: a zone or counter (with whose), a field of a card, a
+        value, a keyword, a word, or a local."""
+        ref = self.c.resolution.get(e)
+        owner = self.expr(e.obj) if isinstance(e, s.Attr) else None
+        match ref:
+            case ZoneRef(zone, who):
+                return self.t("zone", self._whose(who, owner), self._label(self.sym.zones[zone].decl.labels, zone))
+            case CounterRef(counter, who):
+                return self.t("counter", self._whose(who, owner),
+                              self._label(self.sym.counters[counter].decl.labels, counter))
+            case FieldRef(name):
+                return self.t("field", owner or "", self._label(self.sym.fields[name].decl.labels, name))
+            case AttrRef(_, name):
+                return self.t("attribute", owner or "", name)
+            case CallRef(callee, name, implicit):
+                return self._called(callee, name, [owner] if implicit is Owner.OF and owner is not None else [])
+            case WordRef(word):
+                return self.word(word)
+            case SelfRef():
+                return self.t("me")
+            case ThisRef():
+                return self.t("this_card")
+            case LocalRef(name):
+                return self.local(name)
+        return e.ident if isinstance(e, s.Name) else e.label if isinstance(e, s.ZoneLabel) else e.name
+
+    def _whose(self, who: Owner, owner: str | None) -> str:
+        return self.t("me") if who is Owner.SELF else owner or "" if who is Owner.OF else ""
+
+    def local(self, name: str) -> str:
+        for scope in reversed(self.locals):
+            if name in scope:
+                return scope[name]
+        specific = f"local_{name}"
+        return self.t(specific) if self.t.has(specific) else self.t("local", name)
+
+    def word(self, word: str) -> str:
+        sym = self.sym
+        if word in sym.cards:
+            return self.t("card_name", self.vocab.label(Term.CARD, word, self.lang))
+        if word in sym.keywords:
+            return self.t("keyword", self.vocab.label(Term.KEYWORD, word, self.lang))
+        tables: tuple[dict[str, Any], ...] = (sym.characters, sym.tokens, sym.kinds, sym.timings, sym.events,
+                                              sym.addenda)
+        for table in tables:
+            decl = table.get(word)
+            if decl is not None:
+                return self._label(decl.labels, word)
+        return word
+
+    def ex_Call(self, e: s.Call) -> str:
+        args = [self.expr(a) for a in e.args]
+        ref = self.c.resolution.get(e) or self.c.resolution.get(e.func)
+        match ref:
+            case BuiltinRef(name):
+                specific = f"builtin_{name}"
+                return self.t(specific, args) if self.t.has(specific) else self.t("builtin", name, args)
+            case CallRef(Callee.TIMING, name, _):
+                owner = self.expr(e.func.obj) if isinstance(e.func, s.Attr) else ""
+                return self.t("timing_of", owner, self._label(self.sym.timings[name].labels, name), args)
+            case CallRef(callee, name, _):
+                if isinstance(e.func, s.Attr) and callee is not Callee.PROCEDURE:
+                    args = [self.expr(e.func.obj), *args]
+                return self._called(callee, name, args)
+        return self.t("builtin", "?", args)
+
+    def _called(self, callee: Callee, name: str, args: list[str]) -> str:
+        specific = f"{'call' if callee is Callee.PROCEDURE else callee.value}_{name}"
+        if self.t.has(specific):
+            return self.t(specific, args)
+        sym = self.sym
+        match callee:
+            case Callee.KEYWORD:
+                return self.t("keyword", self.vocab.label(Term.KEYWORD, name, self.lang))
+            case Callee.VALUE:
+                return self.t("value", self._label(sym.values[name].labels, name), args)
+            case Callee.PROCEDURE:
+                return self.t("call", self._label(sym.procedures[name].labels, name), args)
+            case Callee.TIMING:
+                return self.t("timing_of", "", self._label(sym.timings[name].labels, name), args)
+
+    def ex_Index(self, e: s.Index) -> str:
+        return self.t("item", self.expr(e.obj), self.expr(e.index))
+
+    def ex_BinOp(self, e: s.BinOp) -> str:
+        return self.t("binary", self.expr(e.left), e.op, self.expr(e.right))
+
+    def ex_BoolOp(self, e: s.BoolOp) -> str:
+        return self.t("all_of" if e.op == "and" else "any_of", [self.expr(v) for v in e.values])
+
+    def ex_Not(self, e: s.Not) -> str:
+        return self.t("negate", self.expr(e.operand))
+
+    def ex_Neg(self, e: s.Neg) -> str:
+        return f"-{self.expr(e.operand)}"
+
+    def ex_ListLit(self, e: s.ListLit) -> str:
+        return self.t("listing", [self.expr(i) for i in e.items])
+
+    def ex_ListWhere(self, e: s.ListWhere) -> str:
+        items = self.expr(e.items)
+        return self.scoped(self._where, e, items)
+
+    def _where(self, e: s.ListWhere, items: str) -> str:
+        self.locals[-1][e.var] = self.t("each_item", items)
+        return self.t("where", items, self.expr(e.cond))
+
+    def _label(self, labels: s.Labels, fallback: str) -> str:
+        return label_in(labels, self.lang, self.vocab.language) or labels.default or fallback
+
+
+class TextBook:
+    """The generated texts of a game's cards, in every language of the game (templates are
+    read once, on first use)."""
+
+    def __init__(self, checked: Checked, vocab: Vocabulary, folders: Sequence[Path]) -> None:
+        self.checked, self.vocab, self.folders = checked, vocab, list(folders)
+        self._writers: dict[str, CardWriter] = {}
+
+    def writer(self, language: str) -> CardWriter:
+        if language not in self._writers:
+            self._writers[language] = CardWriter(self.checked, self.vocab, load_templates(self.folders, language))
+        return self._writers[language]
+
+    def text(self, card: str, language: str) -> str:
+        return self.writer(language).card(card)
+
+    def texts(self, card: str) -> dict[str, str]:
+        """The card's text in each language of the game."""
+        return {lang: self.text(card, lang) for lang in self.vocab.languages}

@@ -1,0 +1,196 @@
+"""What a card text names: keywords, timing markers, numbers and other cards, each with where it
+stands in the text, read with a game's vocabulary in every language it declares.
+
+The reading is the same for every game and language:
+- a **timing** counts where it is a marker: inside 【…】 or […] (several may share one, split
+  by `/`), or a Latin-script name followed by a colon at the start of a sentence
+  (`After Attack: …`);
+- a **keyword** counts anywhere, the longest spelling first (Latin-script names as whole
+  words, spelt as declared: "Return" is a keyword where "return" is a word);
+- a **card** counts where its name stands in quotes (「」, 『』, "…", “…”);
+- a **number** is a two-sided value (`3/1`, `-/1`), a change (`+1/+0`), a range (`3-4`) or a
+  whole number, written with ASCII or full-width digits.
+
+Timing markers inside quotes (『攻撃…【攻撃後】…』, an attack the card makes) belong to what is
+quoted, not to the card, so they are not counted.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
+
+from .vocabulary import Term, Vocabulary
+
+
+class Fact(Enum):
+    """The kinds of thing a text and a definition are compared on."""
+
+    KEYWORD = "keyword"
+    TIMING = "timing"
+    NUMBER = "number"
+    CARD = "card"
+
+
+@dataclass(frozen=True, order=True)
+class Mention:
+    """One thing a text names, with its place in the text (offsets into the original string)."""
+
+    start: int
+    end: int
+    fact: Fact
+    value: str  # a keyword, timing or card identifier; a number in canonical form
+
+
+QUOTES = {"「": "」", "『": "』", "\"": "\"", "“": "”", "‘": "’"}
+_MARKER = re.compile(r"【([^】]*)】|\[([^\]\n]*)\]")
+_SIDE = r"(?:\d+|-|X)"
+_DELTA = re.compile(r"(?<![0-9A-Za-z/])([+-])(\d+|X)\s*/\s*([+-])(\d+|X)(?![0-9A-Za-z/])")
+_PAIR = re.compile(rf"(?<![0-9A-Za-z/+\-])({_SIDE})\s*/\s*({_SIDE})(?![0-9A-Za-z/])")
+_RANGE = re.compile(r"(?<![0-9A-Za-z+\-/])(\d+)\s*-\s*(\d+)(?![0-9A-Za-z/])")
+_COUNT = re.compile(r"(?<![0-9A-Za-z.+\-/])(\d+)(?![0-9A-Za-z/])")
+_SENTENCE_START = re.compile(r"(?:^|[.。!?！？\n]\s*|:\s*)$")
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """The text with full-width forms folded (NFKC, character by character) and, for each
+    character of the result, the offset of the original character it came from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        folded = ch if ord(ch) <= 0x7F else "-" if ch == "\u2212" else unicodedata.normalize("NFKC", ch)
+        out.append(folded)
+        where.extend([i] * len(folded))
+    where.append(len(text))
+    return "".join(out), where
+
+
+def canonical_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def canonical_pair(left: int | None, right: int | None) -> str:
+    return f"{'-' if left is None else left}/{'-' if right is None else right}"
+
+
+def canonical_delta(left: int, right: int) -> str:
+    return f"{left:+d}/{right:+d}"
+
+
+class Scanner:
+    """Reads texts with one game's vocabulary (the spellings are sorted once)."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        keywords, timings, cards = (_folded(vocab.spellings(t)) for t in (Term.KEYWORD, Term.TIMING, Term.CARD))
+        self.keywords = [(n, i, _latin(n)) for n, i in keywords]
+        self.timings = {n.casefold(): i for n, i in timings}
+        self.timing_names = [(n, i) for n, i in timings if _latin(n)]
+        self.cards = {n.casefold(): i for n, i in cards}
+
+    def scan(self, text: str) -> list[Mention]:
+        """Every mention in a text, in order."""
+        flat, where = normalise(text)
+        taken = [False] * len(flat)
+        found: list[tuple[int, int, Fact, str]] = []
+        quoted = _quoted_spans(flat)
+
+        def take(start: int, end: int, fact: Fact, value: str) -> None:
+            found.append((start, end, fact, value))
+            for k in range(start, end):
+                taken[k] = True
+
+        for m in _MARKER.finditer(flat):
+            inside = any(a < m.start() < b for a, b in quoted)
+            group = 1 if m.group(1) is not None else 2
+            named = False
+            for part, at in _parts(m.group(group), m.start(group)):
+                ident = self.timings.get(part.split(":")[0].strip().casefold())
+                named = named or ident is not None
+                if ident is not None and not inside:
+                    found.append((at, at + len(part), Fact.TIMING, ident))
+            if group == 1 or named:  # 【…】 is always a marker; […] only when it names a timing
+                for k in range(m.start(), m.end()):
+                    taken[k] = True
+        for name, ident in self.timing_names:
+            for m in re.finditer(rf"(?<![A-Za-z]){re.escape(name)}\s*:", flat):
+                if not any(taken[m.start():m.end()]) and _SENTENCE_START.search(flat[:m.start()]) \
+                        and not any(a < m.start() < b for a, b in quoted):
+                    take(m.start(), m.start() + len(name), Fact.TIMING, ident)
+        for a, b in quoted:
+            ident = self.cards.get(flat[a + 1:b].strip().casefold())
+            if ident is not None:
+                take(a + 1, b, Fact.CARD, ident)
+        for name, ident, latin in self.keywords:
+            spelt = rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])" if latin else re.escape(name)
+            for m in re.finditer(spelt, flat):
+                if not any(taken[m.start():m.end()]):
+                    take(m.start(), m.end(), Fact.KEYWORD, ident)
+        for pattern, value in ((_DELTA, _delta_value), (_PAIR, _pair_value), (_RANGE, _range_value),
+                               (_COUNT, _count_value)):
+            for m in pattern.finditer(flat):
+                if any(taken[m.start():m.end()]):
+                    continue
+                canonical = value(m)
+                for k in range(m.start(), m.end()):
+                    taken[k] = True
+                if canonical is not None:
+                    found.append((m.start(), m.end(), Fact.NUMBER, canonical))
+        return sorted(Mention(where[a], where[b], fact, value) for a, b, fact, value in found)
+
+
+def _folded(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Names folded like the texts they are looked for in, longest first."""
+    return sorted(((normalise(n)[0], i) for n, i in names), key=lambda p: -len(p[0]))
+
+
+def _latin(name: str) -> bool:
+    return bool(re.search(r"[A-Za-z]", name)) and name.isascii()
+
+
+def _parts(content: str, offset: int) -> list[tuple[str, int]]:
+    """The names in one 【…】 marker (`展開時/破棄時` holds two), with their offsets."""
+    parts = []
+    at = offset
+    for part in content.split("/"):
+        parts.append((part, at))
+        at += len(part) + 1
+    return parts
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """(open, close) offsets of every quoted stretch (the outermost of nested quotes)."""
+    spans = []
+    stack: list[tuple[str, int]] = []
+    for i, ch in enumerate(text):
+        if stack and ch == QUOTES[stack[-1][0]]:
+            _, at = stack.pop()
+            if not stack:
+                spans.append((at, i))
+        elif ch in QUOTES:
+            stack.append((ch, i))
+    return spans
+
+
+def _delta_value(m: re.Match[str]) -> str | None:
+    if "X" in (m.group(2), m.group(4)):
+        return None
+    return canonical_delta(int(m.group(1) + m.group(2)), int(m.group(3) + m.group(4)))
+
+
+def _pair_value(m: re.Match[str]) -> str | None:
+    left, right = m.group(1), m.group(2)
+    if "X" in (left, right) or (left == "-" and right == "-"):
+        return None
+    return canonical_pair(None if left == "-" else int(left), None if right == "-" else int(right))
+
+
+def _range_value(m: re.Match[str]) -> str | None:
+    low, high = int(m.group(1)), int(m.group(2))
+    return canonical_range(low, high) if low <= high else None
+
+
+def _count_value(m: re.Match[str]) -> str | None:
+    return str(int(m.group(1)))
