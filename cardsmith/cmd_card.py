@@ -54,7 +54,8 @@ def card(game: str, name: str, paths: tuple[str, ...]) -> None:
     say("designer's text")
     say(f"  {text}" if text else "  (none)")
     if text:
-        findings = compare(Scanner(vocab).scan(str(text)), card_facts(checked, vocab, ident))
+        scanner = Scanner(vocab)
+        findings = compare(scanner.scan(str(text)), card_facts(checked, scanner, ident))
         language = text_language(str(text), vocab)
         say("")
         if findings:

@@ -32,8 +32,8 @@ from .runtime.protocol import schema as protocol_schema
               help="The column of --printed that holds the printed text.")
 @click.option("--printed-field", "printed_fields", multiple=True, metavar="FIELD=COLUMN",
               help="Also compare a field of the cards with a column of printed numbers (repeatable), "
-                   "e.g. range=range or damage=damage.")
-@click.option("--printed-by", metavar="FIELD", help="Sum the agreement up per value of this card field (e.g. goddess).")
+                   "e.g. power=power.")
+@click.option("--printed-by", metavar="FIELD", help="Sum the agreement up per value of this card field (a character field, say).")
 @click.option("--quiet", is_flag=True, help="With --printed: print only the summary.")
 def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_number: str, printed_text: str,
           printed_fields: tuple[str, ...], printed_by: str | None, quiet: bool) -> None:

@@ -269,7 +269,8 @@ class Builder(Transformer[Token, Any]):
         return ch
 
     def timing_block(self, meta: Any, ch: list[Any]) -> s.TimingBlock:
-        return s.TimingBlock(str(ch[0]), ch[1], self._span(meta))
+        under = str(ch[1]) if len(ch) == 3 else None
+        return s.TimingBlock(str(ch[0]), ch[-1], self._span(meta), under)
 
     # -- statements --
     def block(self, meta: Any, ch: list[Any]) -> tuple[s.Stmt, ...]:

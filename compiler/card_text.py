@@ -12,6 +12,7 @@ Templates are data, not code: they run in Jinja2's sandbox.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,8 @@ from .refs import (
 )
 from .vocabulary import Term, Vocabulary, label_in
 
-TEXT_FOLDER = "text"  # beside a game's sources: its own templates, one file per language
+TEXT_FOLDER = "text"
+_EXPLANATION = re.compile(r"\s*[（(][^（）()]*[）)]\s*$")  # beside a game's sources: its own templates, one file per language
 
 
 class TextTemplateError(Exception):
@@ -125,13 +127,16 @@ class CardWriter:
         parts = []
         for blk in card.blocks:
             self.timing = blk.name
-            mark = self.vocab.mark(blk.name)
+            mark = None if blk.under == "none" else self.vocab.mark(blk.under or blk.name)
             body = self.scoped(self.stmts, blk.body)
             if body:
                 parts.append(self.t("section", self._mark(mark), body))
         self.timing = ""
         for trig in card.triggers:
             parts.append(self.t("section", self._mark(self._trigger_mark(trig)), self.scoped(self.trigger, trig)))
+        for prop, info in self.sym.fields.items():  # what the rules do for a card with this field
+            if info.under is not None and props.get(prop) not in (None, False, 0, "", ()):
+                parts.append(self.t("section", self._mark(self.vocab.mark(info.under)), self._label(info.decl.labels, prop)))
         return self.t("card", keywords, parts)
 
     def _mark(self, timing: str | None) -> str | None:
@@ -142,9 +147,18 @@ class CardWriter:
         return None if timing is None else self.vocab.mark(timing)
 
     def trigger(self, trig: s.Trigger) -> str:
-        event = self.sym.events.get(trig.event)
-        label = self._label(event.labels, trig.event) if event is not None else trig.event
+        label = self._event(trig.event, trig.params)
         return self.t("trigger", label, self.cond(trig.cond), self.stmts(trig.body))
+
+    def _event(self, name: str, params: Sequence[str]) -> str:
+        """An event's label; the names a trigger gives its parameters stand for the event's own
+        (`when attack_made(a)`: `a` reads as the event's `atk`, phrased by `local_atk`)."""
+        event = self.sym.events.get(name)
+        if event is None:
+            return name
+        for mine, theirs in zip(params, event.params, strict=False):
+            self.locals[-1][mine] = self.local(theirs)
+        return self._label(event.labels, name)
 
     def scoped(self, fn: Callable[..., str], *args: Any) -> str:
         """`fn(*args)` with a scope of its own for the names it defines."""
@@ -263,10 +277,12 @@ class CardWriter:
         return self.stmts(o.body)
 
     def st_Once(self, st: s.Once) -> str:
-        event = self.sym.events.get(st.event)
+        return self.scoped(self._once, st)
+
+    def _once(self, st: s.Once) -> str:
         until = self.sym.events.get(st.until) if st.until else None
-        return self.t("once", self._label(event.labels, st.event) if event else st.event, self.cond(st.cond),
-                      self.scoped(self.stmts, st.body),
+        label = self._event(st.event, st.params)
+        return self.t("once", label, self.cond(st.cond), self.stmts(st.body),
                       self._label(until.labels, st.until) if until is not None and st.until else "")
 
     # ---- choices ----
@@ -342,6 +358,8 @@ class CardWriter:
             case CounterRef(counter, who):
                 return self.t("counter", self._whose(who, owner),
                               self._label(self.sym.counters[counter].decl.labels, counter))
+            case FieldRef(name) if name in self.vocab.names[Term.KEYWORD]:
+                return self.t("field", owner or "", self.vocab.label(Term.KEYWORD, name, self.lang))
             case FieldRef(name):
                 return self.t("field", owner or "", self._label(self.sym.fields[name].decl.labels, name))
             case AttrRef(_, name):
@@ -383,7 +401,7 @@ class CardWriter:
         return word
 
     def ex_Call(self, e: s.Call) -> str:
-        args = [self.expr(a) for a in e.args]
+        args = [self.argument(a) for a in e.args]
         ref = self.c.resolution.get(e) or self.c.resolution.get(e.func)
         match ref:
             case BuiltinRef(name):
@@ -413,6 +431,12 @@ class CardWriter:
             case Callee.TIMING:
                 return self.t("timing_of", "", self._label(sym.timings[name].labels, name), args)
 
+    def argument(self, e: s.Expr) -> str:
+        """An argument, bracketed when it is a compound expression (so `change(x + 1, 0)` does
+        not read as a number `1, 0`)."""
+        text = self.expr(e)
+        return self.t("bracketed", text) if isinstance(e, (s.BinOp, s.BoolOp, s.Not, s.Neg)) else text
+
     def ex_Index(self, e: s.Index) -> str:
         return self.t("item", self.expr(e.obj), self.expr(e.index))
 
@@ -440,7 +464,10 @@ class CardWriter:
         return self.t("where", items, self.expr(e.cond))
 
     def _label(self, labels: s.Labels, fallback: str) -> str:
-        return label_in(labels, self.lang, self.vocab.language) or labels.default or fallback
+        """A declaration's name in this language, without the explanation a label may carry in
+        brackets at its end ("range (counted after changes)" names "range")."""
+        label = label_in(labels, self.lang, self.vocab.language) or labels.default or fallback
+        return _EXPLANATION.sub("", label) or label
 
 
 class TextBook:

@@ -58,6 +58,10 @@ class Checker:
                 else:
                     self.timing_option(o)
         for f in sym.fields.values():
+            general = next((o for o in f.decl.opts if o.name == "form_of"), None)
+            if general is not None and not (f.keyword and general.atoms[0].text in sym.fields
+                                            and sym.fields[general.atoms[0].text].keyword):
+                self.ctx.error("E104", "`form_of` names another keyword field, on a keyword field", general.span)
             under = next((o for o in f.decl.opts if o.name == "under"), None)
             if under is not None and under.atoms[0].text not in sym.timings:
                 self.ctx.error("E101", f"unknown timing {under.atoms[0].text!r}", under.atoms[0].span,
@@ -246,6 +250,10 @@ class Checker:
                 self.ctx.error("E114", f"unknown timing {blk.name!r}", blk.span,
                                hint="timings are declared with `timing`",
                                suggestion=did_you_mean(blk.name, self.sym.timings))
+            if blk.under is not None and blk.under != "none" and blk.under not in self.sym.timings:
+                self.ctx.error("E101", f"unknown timing {blk.under!r}", blk.span,
+                               hint="`NAME under TIMING:` prints the block under another timing's marker",
+                               suggestion=did_you_mean(blk.under, self.sym.timings))
             params, types = (timing.params, timing.types) if timing is not None else ((), ())
             self.stmts.block(blk.body, Scope.of(params, has_self=True, has_this=True, types=types))
         for trig in card.triggers:

@@ -22,6 +22,8 @@ FIELD_OPTIONS = {
     "keyword": "(bool fields) a printed keyword: the card text must name it when it is set (W201)",
     "under": "`under TIMING`: a card that sets this field has an effect that its text prints under that "
              "timing's marker (the rules carry it out, not a block of the card)",
+    "form_of": "`form_of KEYWORD`: (keyword fields) a form of another keyword, as `Guarded (Half)` may be of "
+               "`Guarded`: a text that names the general keyword tells of this one too",
 }
 ZONE_OPTIONS = {
     "per": "`per player`: each player has one", "shared": "one for the whole game (the default)",
@@ -244,7 +246,7 @@ class Collector:
                            suggestion=did_you_mean(ftype, FIELD_TYPES))
         default: Any = None
         keyword = has_default = shown = logged = False
-        under = None
+        under = form_of = None
         for o in d.opts[1:]:
             if o.name == "default" and o.atoms:
                 default = o.atoms[0].literal()
@@ -257,6 +259,8 @@ class Collector:
                 logged = True
             elif o.name == "under" and len(o.atoms) == 1:
                 under = o.atoms[0].text
+            elif o.name == "form_of" and len(o.atoms) == 1 and ftype == "bool":
+                form_of = o.atoms[0].text
             else:
                 self.ctx.error("E103", f"unknown field option {o.name!r}", o.span,
                                hint="allowed: " + ", ".join(FIELD_OPTIONS))
@@ -264,4 +268,4 @@ class Collector:
             default = False
         if ftype == "set" and default is None:
             default = ()
-        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown, logged, under)
+        sym.fields[d.name] = FieldInfo(d, ftype, choices, default, keyword, has_default, shown, logged, under, form_of)

@@ -56,6 +56,7 @@ def language_reference() -> str:
     out += _options("game", GAME_PROPS)
     out += ["**card**: a line for each declared field (`power 2`, `reach 3-4`, `split 2/1`), and:", ""]
     out += _table([(f"`{k}`", v) for k, v in CARD_BUILTIN_PROPS.items()], ("property", "meaning"))
+    out += [f"A card's blocks: `TIMING:` fills one of the game's timings; {_doc(s.TimingBlock)}", ""]
     out += _options("scenario", SCENARIO_PROPS)
     out += ["## Statements", ""]
     out += _table([(f"`{k.__name__}`", _doc(k)) for k in s.Stmt.__args__], ("node", "form"))  # type: ignore[attr-defined]

@@ -77,14 +77,15 @@ def read_printed(path: Path, number_column: str, text_column: str, fields: dict[
     as_json = path.suffix.lower() == ".json" or (path.suffix.lower() != ".csv" and text.lstrip()[:1] in "[{")
     rows = _json_rows(path, text) if as_json else _csv_rows(path, text)
     wanted = [number_column, text_column, *fields.values()]
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise PrintedError(f"{path}: record {i} is not an object")
     if rows and not any(number_column in r for r in rows):
         columns = sorted({k for r in rows for k in r})
         raise PrintedError(f"{path}: no record has the column {number_column!r} (columns: {', '.join(columns[:20])}); "
                            "name it with --printed-number")
     records = []
     for i, row in enumerate(rows, start=1):
-        if not isinstance(row, dict):
-            raise PrintedError(f"{path}: record {i} is not an object")
         number = _cell(row.get(number_column))
         if not number:
             continue
@@ -139,7 +140,7 @@ class PrintedCheck:
         card = self.card_of(record.number)
         if card is None:
             return Verdict(record, None)
-        facts = card_facts(self.checked, self.vocab, card)
+        facts = card_facts(self.checked, self.scanner, card)
         verdict = Verdict(record, card, compare(self.scanner.scan(record.text), facts))
         props = self.checked.card_props.get(card, {})
         for name, printed in record.numbers.items():
@@ -169,6 +170,8 @@ def _canonical(value: Any) -> str:
 def _printed_canonical(text: str) -> str | None:
     """A printed number cell in the same form (None for what cannot be compared, such as X)."""
     flat = unicodedata.normalize("NFKC", text).replace(" ", "")
+    if flat.startswith("{") and flat.endswith("}"):  # a braced number ({2}) is still that number
+        flat = flat[1:-1]
     if not flat or "X" in flat.upper():
         return None
     if "/" in flat:

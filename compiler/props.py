@@ -19,6 +19,8 @@ CARD_BUILTIN_PROPS = {
     "invented": "the effect is ours, not the source's: every output says so",
     "note": "a remark shown with the card in the reference (why it is encoded this way)",
     "copies": "`copies N`: how many of the card a deck holds (default 1)",
+    "unchecked": "`unchecked \"reason\"`: the card's text is not held against its definition (W201), for a "
+                 "card whose effect is not encoded; the reference lists the card and the reason",
 }
 GAME_PROPS = {
     "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
@@ -28,7 +30,8 @@ GAME_PROPS = {
     "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see "
                    "(default: the `language`'s word for it)",
     "language": "`language CODE`: the language of the engine's own words to players (yes, no, the "
-                "terminal's board and help): " + ", ".join(PHRASES) + f" (default {DEFAULT_LANGUAGE})",
+                "terminal's board and help) and of generated card text: " + ", ".join(PHRASES)
+                + f" (default {DEFAULT_LANGUAGE}; a code with a hyphen in quotes: `language \"zh-Hant\"`)",
     "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
     "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
@@ -38,9 +41,7 @@ GAME_PROPS = {
                    "none for the rules) that the engine emits whenever tokens move",
 }
 MOVE_EVENTS = {"card_moves": (3, "three", "the card, the zone it left, the zone it entered"),
-               "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
-                  "reported (W201; warnings by default)",
-    "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
+               "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
                                           "them")}
 SCENARIO_PROPS = {
     "players": "`players A B vs C D`: the characters of each seat", "seed": "`seed N`",

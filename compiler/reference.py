@@ -9,8 +9,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ..runtime.display import printable
 from . import syntax as s
+from .card_text import TextBook, template_folders
 from .checked import Checked
+from .library import library_root
 from .unparse import parameters, unparse
+from .vocabulary import vocabulary
 
 
 class Md(str):
@@ -107,10 +110,14 @@ def reference_context(checked: Checked) -> dict[str, Any]:
                         "number": addendum.labels.section or name,
                         "hosts": hosts, "rules": [_describe_item(item, sym) for item in addendum.items]})
     groups: dict[str, list[dict[str, Any]]] = {}
+    vocab = vocabulary(checked)
+    book = TextBook(checked, vocab, template_folders(checked, library_root()))
     for ident, card in sym.cards.items():
         props = checked.card_props.get(ident, {})
         owner = next((str(v) for k, v in props.items() if sym.fields.get(k) and sym.fields[k].type == "character"), "other")
-        groups.setdefault(owner, []).append(_card_row(ident, card, props, sym))
+        row = _card_row(ident, card, props, sym)
+        row["generated"] = [(lang, text) for lang in vocab.languages if (text := book.text(ident, lang))]
+        groups.setdefault(owner, []).append(row)
     card_groups = []
     order = list(sym.characters)
     for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
@@ -145,7 +152,7 @@ def _card_row(ident: str, card: s.Entity, props: dict[str, Any], sym: Any) -> di
             numbers.append(f"{_label(info.decl.labels, key)} {value}")
     return {"ident": ident, "name": card.labels.default or ident, "kind": ", ".join(kind_bits),
             "numbers": ", ".join(numbers) or "—", "text": str(props.get("text", "")),
-            "invented": bool(props.get("invented")), "note": props.get("note")}
+            "invented": bool(props.get("invented")), "note": props.get("note"), "unchecked": props.get("unchecked")}
 
 
 def _range_text(values: tuple[int, ...]) -> str:

@@ -48,6 +48,7 @@ class FieldInfo:
     shown: bool = False  # players see this field on every card they can see
     logged: bool = False  # every change the rules write is logged
     under: str | None = None  # the timing a card that sets it prints an effect under (`under TIMING`)
+    form_of: str | None = None  # the keyword this keyword is a form of (`form_of KEYWORD`)
 
 
 @dataclass

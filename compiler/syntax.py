@@ -714,11 +714,14 @@ class Action(Node):
 
 @dataclass(frozen=True)
 class TimingBlock(Node):
-    """A card's block for one of the game's timings."""
+    """`NAME under TIMING:` prints the block under that timing's marker in the card's text
+    instead of its own timing's (a play restriction printed under the constant effects' marker: `usable under constant:`);
+    `under none`: with no marker (what it does is told elsewhere in the text)."""
 
     name: str
     body: tuple[Stmt, ...]
     span: Span
+    under: str | None = None
 
 
 @dataclass(frozen=True)

@@ -42,16 +42,14 @@ def compare(mentions: list[Mention], facts: CardFacts) -> list[Finding]:
     (in the order they stand in the text)."""
     said: dict[Fact, set[str]] = {f: set() for f in Fact}
     findings: list[Finding] = []
-    has = {Fact.KEYWORD: facts.keywords, Fact.TIMING: facts.timings, Fact.CARD: facts.cards,
-           Fact.NUMBER: facts.allowed}
     for m in mentions:
         if m.fact is Fact.CARD and m.value == facts.own:
             continue  # a card may name itself
-        said[m.fact].add(m.value)
-        if m.value not in has[m.fact] and not any(f.value == m.value and f.fact == m.fact for f in findings):
+        if not m.quoted and not facts.may_say(m.fact, m.value) and m.value not in said[m.fact]:
             findings.append(Finding(m.fact, m.value, m))
-    must = {Fact.KEYWORD: facts.keywords, Fact.TIMING: facts.timings, Fact.CARD: facts.cards,
-            Fact.NUMBER: facts.numbers}
+        said[m.fact].add(m.value)
+    told = said[Fact.KEYWORD] | {k for k, general in facts.forms.items() if general in said[Fact.KEYWORD]}
+    said[Fact.KEYWORD] = told  # naming a keyword tells of its forms ("Guarded" of "Guarded (Half)")
     for fact in Fact:
-        findings += [Finding(fact, v, None) for v in sorted(must[fact] - said[fact])]
+        findings += [Finding(fact, v, None) for v in sorted(facts.required(fact) - said[fact])]
     return findings

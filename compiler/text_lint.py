@@ -58,9 +58,9 @@ def check_card_texts(ctx: Context) -> None:
     for name, card in ctx.sym.cards.items():
         prop = card.prop("text")
         text = checked.card_props.get(name, {}).get("text")
-        if prop is None or not isinstance(text, str) or not text:
+        if prop is None or not isinstance(text, str) or not text or card.prop("unchecked") is not None:
             continue
-        findings = compare(scanner.scan(text), card_facts(checked, vocab, name))
+        findings = compare(scanner.scan(text), card_facts(checked, scanner, name))
         if not findings:
             continue
         language = text_language(text, vocab)

@@ -6,13 +6,20 @@ The reading is the same for every game and language:
   by `/`), or a Latin-script name followed by a colon at the start of a sentence
   (`After Attack: …`);
 - a **keyword** counts anywhere, the longest spelling first (Latin-script names as whole
-  words, spelt as declared: "Return" is a keyword where "return" is a word);
-- a **card** counts where its name stands in quotes (「」, 『』, "…", “…”);
+  words, spelt as declared: "Return" is a keyword where "return" is a word), but not inside
+  a zone's name (the zone "Burnt pile" does not name the keyword "Burnt");
+- a **card** counts where its name stands in quotes (「」, 『』, "…", “…”), or anywhere when
+  it is written in four or more non-Latin characters (too long to be a word);
 - a **number** is a two-sided value (`3/1`, `-/1`), a change (`+1/+0`), a range (`3-4`) or a
   whole number, written with ASCII or full-width digits.
 
-Timing markers inside quotes (『攻撃…【攻撃後】…』, an attack the card makes) belong to what is
-quoted, not to the card, so they are not counted.
+Timing markers inside quotes (『… 【After Hit】 …』, an attack the card makes) belong to what is
+quoted: they are marked `quoted`, and say the card has that timing without being held against
+it when it has not (the quoted attack may be another card's). Reminder text — a bracketed
+stretch that ends its line after a sentence or stands alone on it, "(for example 3-4 becomes
+2-3)" — explains a rule and is not read at all: neither its keywords, numbers and markers nor the cards it quotes. So is a
+bracket without a list (no commas) that ends its line's last sentence, "… costs 1 less (never
+below 0).", unless it ends a keyword's name ("Guarded (Half)").
 """
 
 from __future__ import annotations
@@ -36,14 +43,17 @@ class Fact(Enum):
 
 @dataclass(frozen=True, order=True)
 class Mention:
-    """One thing a text names, with its place in the text (offsets into the original string)."""
+    """One thing a text names, with its place in the text (offsets into the original string).
+    `quoted`: a timing marker inside a quoted attack the card makes."""
 
     start: int
     end: int
     fact: Fact
     value: str  # a keyword, timing or card identifier; a number in canonical form
+    quoted: bool = False
 
 
+LONG_NAME = 4  # a card name of this many non-Latin characters is a name even without quotes
 QUOTES = {"「": "」", "『": "』", "\"": "\"", "“": "”", "‘": "’"}
 _MARKER = re.compile(r"【([^】]*)】|\[([^\]\n]*)\]")
 _SIDE = r"(?:\d+|-|X)"
@@ -51,6 +61,8 @@ _DELTA = re.compile(r"(?<![0-9A-Za-z/])([+-])(\d+|X)\s*/\s*([+-])(\d+|X)(?![0-9A
 _PAIR = re.compile(rf"(?<![0-9A-Za-z/+\-])({_SIDE})\s*/\s*({_SIDE})(?![0-9A-Za-z/])")
 _RANGE = re.compile(r"(?<![0-9A-Za-z+\-/])(\d+)\s*-\s*(\d+)(?![0-9A-Za-z/])")
 _COUNT = re.compile(r"(?<![0-9A-Za-z.+\-/])(\d+)(?![0-9A-Za-z/])")
+_REMINDER = re.compile(r"(?m)(?:^|(?<=[。.!?！？]))[ \t]*(\([^()\n]*\))[ \t]*$"  # alone, or after a sentence
+                       r"|(\([^()\n,、，]*\))[。.][ \t]*$")  # or a bracket without a list that ends the line's sentence
 _SENTENCE_START = re.compile(r"(?:^|[.。!?！？\n]\s*|:\s*)$")
 
 
@@ -89,28 +101,42 @@ class Scanner:
         self.timings = {n.casefold(): i for n, i in timings}
         self.timing_names = [(n, i) for n, i in timings if _latin(n)]
         self.cards = {n.casefold(): i for n, i in cards}
+        self.bracketed = [n for n, _ in keywords if n.endswith(")")]  # names whose end a bracket is
+        self.long_cards = [(n, i) for n, i in cards if len(n) >= LONG_NAME and not any(c.isascii() for c in n)]
+        keyword_names = [n for n, _ in keywords]
+        self.zone_names = [n for n, _ in _folded(vocab.spellings(Term.ZONE))
+                           if any(k in n and k != n for k in keyword_names)]
 
     def scan(self, text: str) -> list[Mention]:
         """Every mention in a text, in order."""
         flat, where = normalise(text)
         taken = [False] * len(flat)
-        found: list[tuple[int, int, Fact, str]] = []
+        found: list[tuple[int, int, Fact, str, bool]] = []
         quoted = _quoted_spans(flat)
+        for m in _REMINDER.finditer(flat):  # reminder text explains rules; it is not the card's
+            group = 1 if m.group(1) is not None else 2
+            if not any(flat.endswith(name, 0, m.end(group)) for name in self.bracketed):  # "Guarded (Half)"
+                for k in range(m.start(group), m.end(group)):
+                    taken[k] = True
+        quoted = [(a, b) for a, b in quoted if not taken[a]]
 
         def take(start: int, end: int, fact: Fact, value: str) -> None:
-            found.append((start, end, fact, value))
+            found.append((start, end, fact, value, False))
             for k in range(start, end):
                 taken[k] = True
 
         for m in _MARKER.finditer(flat):
+            if taken[m.start()]:
+                continue
             inside = any(a < m.start() < b for a, b in quoted)
             group = 1 if m.group(1) is not None else 2
             named = False
             for part, at in _parts(m.group(group), m.start(group)):
-                ident = self.timings.get(part.split(":")[0].strip().casefold())
+                name = part.strip().casefold()  # a marker may add words after a colon: 【Lasting: X】
+                ident = self.timings.get(name, self.timings.get(name.split(":")[0].strip()))
                 named = named or ident is not None
-                if ident is not None and not inside:
-                    found.append((at, at + len(part), Fact.TIMING, ident))
+                if ident is not None:
+                    found.append((at, at + len(part), Fact.TIMING, ident, inside))
             if group == 1 or named:  # 【…】 is always a marker; […] only when it names a timing
                 for k in range(m.start(), m.end()):
                     taken[k] = True
@@ -123,22 +149,45 @@ class Scanner:
             ident = self.cards.get(flat[a + 1:b].strip().casefold())
             if ident is not None:
                 take(a + 1, b, Fact.CARD, ident)
+        for name, ident in self.long_cards:
+            for m in re.finditer(re.escape(name), flat):
+                if not any(taken[m.start():m.end()]):
+                    take(m.start(), m.end(), Fact.CARD, ident)
+        for name in self.zone_names:  # a keyword inside a longer declared name is not the keyword
+            for m in re.finditer(re.escape(name), flat):
+                if not any(taken[m.start():m.end()]):
+                    for k in range(m.start(), m.end()):
+                        taken[k] = True
         for name, ident, latin in self.keywords:
             spelt = rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])" if latin else re.escape(name)
             for m in re.finditer(spelt, flat):
                 if not any(taken[m.start():m.end()]):
                     take(m.start(), m.end(), Fact.KEYWORD, ident)
-        for pattern, value in ((_DELTA, _delta_value), (_PAIR, _pair_value), (_RANGE, _range_value),
-                               (_COUNT, _count_value)):
-            for m in pattern.finditer(flat):
-                if any(taken[m.start():m.end()]):
-                    continue
-                canonical = value(m)
-                for k in range(m.start(), m.end()):
-                    taken[k] = True
-                if canonical is not None:
-                    found.append((m.start(), m.end(), Fact.NUMBER, canonical))
-        return sorted(Mention(where[a], where[b], fact, value) for a, b, fact, value in found)
+        found += [(a, b, Fact.NUMBER, value, False) for a, b, value in _numbers(flat, taken)]
+        return sorted(Mention(where[a], where[b], fact, value, quoted) for a, b, fact, value, quoted in found)
+
+
+def numbers_in(text: str) -> set[str]:
+    """The numbers a text states, in canonical form (a prompt's or option label's)."""
+    flat, _ = normalise(text)
+    return {value for _, _, value in _numbers(flat, [False] * len(flat))}
+
+
+def _numbers(flat: str, taken: list[bool]) -> list[tuple[int, int, str]]:
+    """Changes, two-sided values, ranges and whole numbers in a folded text, outside what is
+    taken (marking what they take)."""
+    found = []
+    for pattern, value in ((_DELTA, _delta_value), (_PAIR, _pair_value), (_RANGE, _range_value),
+                           (_COUNT, _count_value)):
+        for m in pattern.finditer(flat):
+            if any(taken[m.start():m.end()]):
+                continue
+            canonical = value(m)
+            for k in range(m.start(), m.end()):
+                taken[k] = True
+            if canonical is not None:
+                found.append((m.start(), m.end(), canonical))
+    return found
 
 
 def _folded(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -151,7 +200,7 @@ def _latin(name: str) -> bool:
 
 
 def _parts(content: str, offset: int) -> list[tuple[str, int]]:
-    """The names in one 【…】 marker (`展開時/破棄時` holds two), with their offsets."""
+    """The names in one 【…】 marker (`On play/After hit` holds two), with their offsets."""
     parts = []
     at = offset
     for part in content.split("/"):

@@ -21,6 +21,7 @@ class Term(Enum):
     KEYWORD = "keyword"
     TIMING = "timing"
     CARD = "card"
+    ZONE = "zone"  # read only so that a keyword inside a zone's name is not taken for the keyword
 
 
 def label_in(labels: s.Labels, language: str, default_language: str) -> str | None:
@@ -44,6 +45,7 @@ class Vocabulary:
     marks: dict[str, str | None] = field(default_factory=dict)  # timing -> the timing it prints under
     covers: dict[str, str] = field(default_factory=dict)  # a name a card trigger's condition reads -> timing
     card_keys: dict[str, str] = field(default_factory=dict)  # a text only one card's field holds -> that card
+    forms: dict[str, str] = field(default_factory=dict)  # a keyword -> the keyword it is a form of
 
     @property
     def language(self) -> str:
@@ -90,6 +92,7 @@ def vocabulary(checked: Checked) -> Vocabulary:
     vocab.names[Term.KEYWORD] = keywords
     vocab.names[Term.TIMING] = {n: t.labels for n, t in sym.timings.items()}
     vocab.names[Term.CARD] = {n: c.labels for n, c in sym.cards.items()}
+    vocab.names[Term.ZONE] = {n: z.decl.labels for n, z in sym.zones.items()}
     for name, timing in sym.timings.items():
         for opt in timing.opts:
             words = opt.words()
@@ -98,17 +101,25 @@ def vocabulary(checked: Checked) -> Vocabulary:
             elif opt.name == "covers":
                 vocab.covers.update((w, name) for w in words)
     vocab.card_keys = _card_keys(checked)
+    vocab.forms = {n: f.form_of for n, f in sym.fields.items() if f.form_of is not None}
     return vocab
 
 
 def _card_keys(checked: Checked) -> dict[str, str]:
-    """The texts that name one card: a `text` field's value that no other card shares (such as a
-    card number), which rules may use to refer to that card."""
-    owners: dict[str, set[str]] = {}
-    text_fields = [n for n, f in checked.symbols.fields.items() if f.type == "text"]
-    for card, props in checked.card_props.items():
-        for name in text_fields:
+    """The texts that name one card: a value of a `text` field that only one card has in that
+    field (such as a card number), which rules may use to refer to that card. Where a value names
+    different cards through different fields (a version's `replaces` holds its original's
+    number), the field declared first wins."""
+    keys: dict[str, str] = {}
+    for name, info in checked.symbols.fields.items():
+        if info.type != "text":
+            continue
+        owners: dict[str, set[str]] = {}
+        for card, props in checked.card_props.items():
             value = props.get(name)
             if isinstance(value, str) and value:
                 owners.setdefault(value, set()).add(card)
-    return {value: next(iter(cards)) for value, cards in owners.items() if len(cards) == 1}
+        for value, cards in owners.items():
+            if len(cards) == 1:
+                keys.setdefault(value, next(iter(cards)))
+    return keys

@@ -47,6 +47,13 @@ PHRASES: dict[str, Phrases] = {
         help="数字：选择该项 · b：再看一次盘面 · l：全部记录 · ?：本帮助 · q：离开游戏",
         log_heading="你所见的全部记录", won="{player} 获胜", lost="{player} 败北", drawn="平局",
         because="{result}：{cause}", over="游戏结束"),
+    "zh-Hant": Phrases(
+        yes="是", no="否", none="（不選）", hidden_card="（暗牌）", you="你", game="場上", changes="自你上次決定以來",
+        earlier="……還有更早的 {count} 行：輸入 l 查看全部記錄", nothing_new="沒有新的變化",
+        hidden="{count} 張未公開", choose_number="請輸入 {low} 到 {high} 之間的數字",
+        help="數字：選擇該項 · b：再看一次盤面 · l：全部記錄 · ?：本說明 · q：離開遊戲",
+        log_heading="你所見的全部記錄", won="{player} 獲勝", lost="{player} 敗北", drawn="平局",
+        because="{result}：{cause}", over="遊戲結束"),
     "ja": Phrases(
         yes="はい", no="いいえ", none="（選ばない）", hidden_card="（非公開のカード）", you="あなた", game="場", changes="前回の選択から",
         earlier="……それより前の {count} 行：l で全記録を表示", nothing_new="変化なし",

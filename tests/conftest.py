@@ -17,3 +17,19 @@ os.environ.setdefault("CARDSMITH_CACHE", tempfile.mkdtemp(prefix="cardsmith-test
 @pytest.fixture(scope="session")
 def sakura() -> BuildResult:
     return built("sakura")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A report from an earlier run is not this run's (removed once, by the controller)."""
+    from tests.test_sakura_text import REPORT
+    if not hasattr(session.config, "workerinput"):
+        REPORT.unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The per-goddess agreement of the library with the printed card texts, when the test that
+    measures it ran (it writes the table; workers of pytest-xdist cannot print it themselves)."""
+    from tests.test_sakura_text import REPORT
+    if REPORT.is_file():
+        terminalreporter.section("printed card text agreement")
+        terminalreporter.write(REPORT.read_text("utf-8"))

@@ -124,3 +124,38 @@ def play_to_the_end(game: Game) -> GameResult:
     assert result.error is None, f"seed {game.seed} {picks}: {result.error}"
     assert result.reason != "unfinished", f"seed {game.seed} {picks} did not finish"
     return result
+
+
+# A small game with labels in three languages, keywords with aliases and every timing option, for
+# the card-text tests (reading, checking, generating and printed-text checks).
+TEXT_GAME = '''game words "词" ja "言葉" en "Words":
+    players 2
+    language zh
+    start main
+
+token chip "筹码" ja "チップ" en "chip"
+zone bank "银行" ja "銀行" en "Bank": shared, holds chip, supply
+zone purse "钱包" ja "財布" en "Purse": per player, holds chip
+field power "力量" ja "パワー" en "Power": pair
+field swift "迅捷" ja "迅速" ja "速攻" en "Swift": bool, keyword
+field guarded "守护" ja "守護" ja "守護（強）" en "Guarded": bool, keyword
+field half_guarded "半守护" ja "守護（半）" en "Guarded (Half)": bool, keyword, form_of guarded
+field sealed "封印" en "Sealed": bool, under lasting
+field code "编号": text
+timing on_play "打出时" ja "使用時" en "On play": mark none
+timing after_hit(atk) "命中后" ja "命中後" en "After Hit"
+timing lasting "持续中" ja "継続中" en "Lasting": covers active
+timing boost(atk) "增强" en "Boost": mark after_hit
+event hit(p) "命中"
+value active(c) = c.sealed == false
+keyword fierce "猛烈" ja "猛烈" en "Fierce" = count(self.purse) >= 4
+
+procedure main "一局":
+    step 1 "结束":
+        lose seat(0)
+
+card spark "火花" ja "火花" en "Spark":
+    code "W-1"
+    power 2/1
+    swift
+'''

@@ -196,4 +196,4 @@ def test_a_terminal_player_typing_a_non_ascii_digit_is_asked_again() -> None:
     proc = subprocess.run([sys.executable, "-m", "cardsmith", "play", "eatpaint", "--seed", "3", "--agent", "terminal"],
                           input=answers, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr[-500:]
-    assert proc.stdout.count("请输入 1 到 ") == 2, "each of the two unusable answers is refused once, in the game's language"
+    assert proc.stdout.count("請輸入 1 到 ") == 2, "each of the two unusable answers is refused once, in the game's language"

@@ -156,7 +156,7 @@ def test_a_person_can_play_at_the_terminal() -> None:
     assert "P1 里奧 (你)" in result.output and "   1) A紅色" in result.output
     # the seat sees its own spare cards, alike ones counted together, and only the count of the other's
     assert re.search(r"不使用的卡 +21 \(\+21\) +苦澀的選擇 ×3 · 起源的轉換 ×3", result.output)
-    assert re.search(r"不使用的卡 +6 +6 张未公开", result.output)
+    assert re.search(r"不使用的卡 +6 +6 張未公開", result.output)
     assert re.search(r"seed 5: leo vs himelia: .* after", result.output)
 
 
