@@ -209,7 +209,7 @@ class Builder(Transformer[Token, Any]):
         return s.Addendum(str(name), labels, props, items, self._span(meta))
 
     def labels(self, meta: Any, ch: list[Any]) -> s.Labels:
-        default, langs, section = None, [], None
+        default, langs, section, docs = None, [], None, []
         for kind, a, b in ch:
             if kind == "default":
                 default = default or a
@@ -217,15 +217,21 @@ class Builder(Transformer[Token, Any]):
                     langs.append(("alt", a))
             elif kind == "lang":
                 langs.append((a, b))
+            elif kind == "doc":
+                docs.append((a, b))
             else:
                 section = a
-        return s.Labels(default, tuple(langs), section)
+        return s.Labels(default, tuple(langs), section, tuple(docs))
 
     def label_default(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
         return ("default", _unquote(str(ch[0])), "")
 
     def label_lang(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
         return ("lang", str(ch[0]), _unquote(str(ch[1])))
+
+    def label_doc(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
+        lang = str(ch[0]) if len(ch) == 2 else ""
+        return ("doc", lang, _unquote(str(ch[-1])))
 
     def label_section(self, meta: Any, ch: list[Any]) -> tuple[str, str, str]:
         return ("section", ch[0], "")

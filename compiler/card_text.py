@@ -115,6 +115,7 @@ class CardWriter:
         self.lang = templates.language
         self.locals: list[dict[str, str]] = [{}]
         self.timing = ""  # the timing of the block being written
+        self.called: set[str] = set()  # the procedures the text written so far calls (for cross-references)
 
     # ---- a card ----
 
@@ -362,8 +363,9 @@ class CardWriter:
                 return self.t("field", owner or "", self.vocab.label(Term.KEYWORD, name, self.lang))
             case FieldRef(name):
                 return self.t("field", owner or "", self._label(self.sym.fields[name].decl.labels, name))
-            case AttrRef(_, name):
-                return self.t("attribute", owner or "", name)
+            case AttrRef(_, name):  # a built-in attribute (`picks`, `owner`, `zone`…): `attr_NAME(owner)`
+                specific = f"attr_{name}"
+                return self.t(specific, owner or "") if self.t.has(specific) else self.t("attribute", owner or "", name)
             case CallRef(callee, name, implicit):
                 return self._called(callee, name, [owner] if implicit is Owner.OF and owner is not None else [])
             case WordRef(word):
@@ -388,6 +390,9 @@ class CardWriter:
 
     def word(self, word: str) -> str:
         sym = self.sym
+        specific = f"word_{word}"  # a game names its words (an enum field's values) with macros
+        if self.t.has(specific):
+            return self.t(specific)
         if word in sym.cards:
             return self.t("card_name", self.vocab.label(Term.CARD, word, self.lang))
         if word in sym.keywords:
@@ -417,6 +422,8 @@ class CardWriter:
         return self.t("builtin", "?", args)
 
     def _called(self, callee: Callee, name: str, args: list[str]) -> str:
+        if callee is Callee.PROCEDURE:
+            self.called.add(name)
         specific = f"{'call' if callee is Callee.PROCEDURE else callee.value}_{name}"
         if self.t.has(specific):
             return self.t(specific, args)

@@ -16,6 +16,7 @@ from .check_expr import ExprChecker
 from .check_stmt import StmtChecker
 from .checked import Checked, Context
 from .collect import Collector
+from .decisions import check_decisions
 from .diagnostics import Diagnostic, did_you_mean
 from .props import Props
 from .refs import BuiltinRef, CallRef, CounterRef, FieldRef, Type, WordRef
@@ -73,6 +74,7 @@ class Checker:
                 self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
                                hint="split it into smaller procedures or `let` steps")
         self.unused()
+        check_decisions(self.ctx)
         check_card_texts(self.ctx)
 
     def timing_option(self, o: s.Opt) -> None:

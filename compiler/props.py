@@ -17,6 +17,7 @@ from .symbols import FieldInfo
 CARD_BUILTIN_PROPS = {
     "text": "the card's text, checked against the definition both ways (W201)",
     "invented": "the effect is ours, not the source's: every output says so",
+    "fixture": "a card made for test scenarios only: it is in no deck, gallery or card list",
     "note": "a remark shown with the card in the reference (why it is encoded this way)",
     "copies": "`copies N`: how many of the card a deck holds (default 1)",
     "unchecked": "`unchecked \"reason\"`: the card's text is not held against its definition (W201), for a "
@@ -26,7 +27,8 @@ GAME_PROPS = {
     "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
     "picks": "`picks N [different [by OPTION]] [unique]`: characters each player picks; `different`: a "
              "player's characters differ (by a character option); `unique`: no character at two seats",
-    "decision": "`decision \"…\"`: a choice made where the sources leave something open (also in an addendum)",
+    "decision": "`decision \"…\" [for PROCEDURE [step ID]]`: a choice made where the sources leave something "
+                "open (also in an addendum); the reference shows it under the rule it names",
     "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see "
                    "(default: the `language`'s word for it)",
     "language": "`language CODE`: the language of the engine's own words to players (yes, no, the "
@@ -34,6 +36,8 @@ GAME_PROPS = {
                 + f" (default {DEFAULT_LANGUAGE}; a code with a hyphen in quotes: `language \"zh-Hant\"`)",
     "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
+    "chapter": "`chapter N \"title\" [LANG \"title\" …]`: the title of the reference's chapter N (the rules "
+               "numbered N-…)",
     "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
                   "reported (W201; warnings by default)",
     "token_moves": "`token_moves EVENT`: the event (declared with five parameters: the token kind, how many "
@@ -168,7 +172,7 @@ class Props:
 
     @staticmethod
     def _builtin_prop(p: s.Opt) -> Any:
-        if p.name == "invented":
+        if p.name in ("invented", "fixture"):
             return True
         if p.name == "copies":
             return int(p.atoms[0].text) if p.atoms and p.atoms[0].kind == "int" else 1

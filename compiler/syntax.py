@@ -49,6 +49,14 @@ class Labels:
     default: str | None = None
     langs: tuple[tuple[str, str], ...] = ()
     section: str | None = None
+    docs: tuple[tuple[str, str], ...] = ()  # `doc "…"` ("" = the game's language) or `doc en "…"`
+
+    def doc(self, lang: str, default_lang: str) -> str | None:
+        """The sentence that explains the declaration in a language, if it has one."""
+        for key, text in self.docs:
+            if key == lang or (key == "" and lang == default_lang):
+                return text
+        return None
 
     def get(self, lang: str) -> str | None:
         for key, text in self.langs:

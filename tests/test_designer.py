@@ -127,9 +127,9 @@ def test_scenarios_of_the_designers_files_only_with_filter_and_log() -> None:
 
 
 def test_ref_shows_the_designers_addendum_cards_and_decisions() -> None:
-    result = cli("ref", "sakura", HOTARU)
+    result = cli("ref", "sakura", HOTARU, "--lang", "en")
     assert result.exit_code == 0
-    assert "## 90 Addendum: 萤的追加规则" in result.output and "### 萤 (Hotaru)" in result.output
+    assert "## §90 Addendum §90: 萤的追加规则" in result.output and "### Hotaru" in result.output
     assert "Glow (萤火) is a counter of our own invention" in result.output
     api = cli("ref", "sakura", HOTARU, "--api")
     assert "| `glow` |" in api.output and "| `attack_with(p: player, rng: range, dmg: pair)` |" in api.output

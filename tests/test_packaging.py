@@ -21,7 +21,7 @@ def test_wheel_contains_grammar_templates_and_cards(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("cardsmith-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "cardsmith/grammar/cardsmith.lark" in names
-    assert "cardsmith/compiler/templates/reference.md.j2" in names
+    assert "cardsmith/compiler/templates/rulebook.md.j2" in names
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "cards").rglob("*.csm")}
     assert sources and {f"cardsmith/{s}" for s in sources} <= names
 

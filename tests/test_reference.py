@@ -1,81 +1,90 @@
-"""Reference generation: numbered sections from the checked model, addenda included."""
+"""The rule reference (a Rulebook rendered as Markdown): chapters numbered as the source numbers
+them, steps numbered in brackets after their rule, addenda in chapters of their own and shown
+under the steps they change, decisions and worked examples under their rules, a glossary, a
+card gallery, an index; links that resolve; labels that cannot inject Markdown."""
 
 from __future__ import annotations
 
 import re
 
-from cardsmith.compiler.load import BuildResult
+import pytest
+
+from cardsmith.compiler.load import BuildResult, bundled_games
 from cardsmith.compiler.reference import render_reference
+from cardsmith.compiler.rulebook import rulebook
+from tests.helpers import built
 
 
-def test_reference_has_numbered_core_sections_addenda_and_cards(sakura: BuildResult) -> None:
+@pytest.fixture(scope="module")
+def en(sakura: BuildResult) -> str:
     assert sakura.checked is not None
-    text = render_reference(sakura.checked)
-    headings = re.findall(r"^## (\S+) (.+)$", text, re.MULTILINE)
-    numbers = [n for n, _ in headings]
-    assert "9-4" in numbers and "8-1" in numbers and "21" in numbers and "22" in numbers
-    assert any("Addendum" in title for _, title in headings)
-    assert "**Step v.**" in text
-    # replacements are shown under the step they replace
-    assert re.search(r"Step ii\.\*\* .+\n\n   - \*Addendum", text)
-    # every card appears with its numbers
-    for ident in sakura.checked.symbols.cards:
-        if not sakura.checked.card_props[ident].get("fixture"):
-            assert f"`{ident}`" in text
+    return render_reference(sakura.checked, "en")
 
 
-def test_an_addendum_keeps_its_own_paragraph_numbers(sakura: BuildResult) -> None:
-    """Each goddess addendum is its seed section; its rules are listed, each procedure with
-    its own paragraph number, never renumbered in order (which would clash with the seed's)."""
+def test_core_rules_keep_their_numbers_and_steps_are_numbered_after_them(en: str) -> None:
+    numbers = re.findall(r"^#{3,} (\S+) ", en, re.MULTILINE)
+    assert "9-4" in numbers and "8-1" in numbers and "9-2" in numbers
+    assert "9-2 (ii)" in en and "8-1 (iv)" in en
+    assert not re.search(r"^#+ 9-2-1\. Step", en, re.MULTILINE)  # a step never reads as a subsection
+
+
+def test_an_addendum_has_its_own_chapter_with_its_own_numbers_and_shows_under_the_step_it_changes(en: str) -> None:
+    assert "## §3 Addendum §3: " in en and "## §22 Addendum §22: " in en
+    oboro = en.split("## §3 Addendum §3: ")[1].split("\n## ")[0]
+    assert "In force when a player hosts" in oboro
+    assert re.search(r"^#{3,} §3-2 ", oboro, re.MULTILINE)
+    # 志水's replacement of the attack's damage step is shown under that step, linked to her chapter
+    damage = en.split("9-4 (5)")[1].split("\n#")[0]
+    assert "instead of this step" in damage and re.search(r"\]\(#a(dd)?22", damage)
+
+
+def test_decisions_stand_under_the_rule_they_decide(sakura: BuildResult) -> None:
     assert sakura.checked is not None
-    text = render_reference(sakura.checked)
-    oboro = text.split("## 3 Addendum: ")[1].split("\n## ")[0]
-    assert "Active when a player hosts: oboro, oboro\\_a1, oboro\\_a2." in oboro
-    assert re.search(r"^- \*\*\[3-2\]\*\* Procedure \*\*.+\*\*", oboro, re.MULTILINE)
-    assert not re.search(r"^3-\d+\. ", oboro, re.MULTILINE)
-    assert "## Addendum: 胧的卡牌所需的规则" in text  # an addendum of card hooks has no seed number
+    book = rulebook(sakura.checked, "en")
+    placed = [d for ch in book.chapters for r in _all(ch.rules) for d in r.decisions]
+    tied = [o for o in sakura.checked.symbols.game.props if o.name == "decision" and len(o.atoms) > 1]  # type: ignore[union-attr]
+    assert len(placed) >= len(tied)
 
 
-def test_every_rule_of_an_addendum_shows_its_paragraph_and_an_extended_zone_is_not_new(
-        sakura: BuildResult) -> None:
-    """Tokens, zones, values and step additions carry seed numbers as procedures do; a zone an
-    addendum extends (`zone aura: also holds …`) is named as the core's zone, not as a new one."""
+def test_every_card_but_fixtures_is_in_the_gallery_with_its_numbers(sakura: BuildResult, en: str) -> None:
     assert sakura.checked is not None
-    text = render_reference(sakura.checked)
-    korunu = text.split("## 13 Addendum: ")[1].split("\n## ")[0]
-    assert re.search(r"^- \*\*\[13-1\]\*\* New token \*\*.+\*\* \(`korunu_frost`\)", korunu, re.MULTILINE)
-    assert re.search(r"^- \*\*\[13-3\]\*\* Zone \*\*装\*\* \(`aura`\): also holds", korunu, re.MULTILINE)
-    assert "New zone **aura**" not in korunu
+    book = rulebook(sakura.checked, "en")
+    shown = {c.name for g in book.groups for c in g.cards}
+    props = sakura.checked.card_props
+    fixtures = [n for n in props if props[n].get("fixture")]
+    assert fixtures and len(shown) == len(props) - len(fixtures)
+    oboro_kunai = next(c for g in book.groups for c in g.cards if c.number == "NA-05-oboro-A2-N-1")
+    assert ("Range", "1,3,5") in [(label.split(" (")[0], v) for label, v in oboro_kunai.numbers] or \
+        any(v == "1,3,5" for _, v in oboro_kunai.numbers)
 
 
-def test_ranges_with_gaps_are_printed_as_they_are(sakura: BuildResult) -> None:
-    assert sakura.checked is not None
-    text = render_reference(sakura.checked)
-    assert re.search(r"`oboro_a2_n1` \| 全息苦无 \| .* \| 适正距离 1,3,5, 伤害 1/1", text)
-    assert re.search(r"`yurina_n1` \| .* \| 适正距离 3-4, 伤害 3/1", text)
-
-
-def test_reference_follows_the_source(sakura: BuildResult) -> None:
-    assert sakura.checked is not None
-    text = render_reference(sakura.checked)
-    first = sakura.checked.symbols.procedures["resolve_attack"].steps[0]
-    assert (first.labels.default or "") in text
+@pytest.mark.parametrize("game", bundled_games())
+def test_every_link_of_every_edition_resolves(game: str) -> None:
+    checked = built(game).checked
+    assert checked is not None
+    for language in rulebook(checked).languages:
+        text = render_reference(checked, language)
+        anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
+        targets = set(re.findall(r"\]\(#([^)]+)\)", text))
+        assert targets and not targets - anchors, (language, sorted(targets - anchors)[:5])
 
 
 def test_labels_cannot_inject_markdown_or_html() -> None:
     from markdown_it import MarkdownIt
 
-    from cardsmith.compiler.reference import code
     from tests.helpers import build_text
     evil = '# Pwned | x | <script>alert(1)</script> [link](http://evil) `code` **bold**'
     text = (f'zone trap "{evil}": shared, holds chip\n'
             f'procedure shown(p) "{evil}" section 99:\n    step 1 "{evil}":\n        pass\n')
     result = build_text(text)
     assert result.ok and result.checked is not None
-    html = MarkdownIt("commonmark").enable("table").render(render_reference(result.checked))
-    assert "<script>" not in html and "<a " not in html and "<strong>bold" not in html
-    assert "<h1>Pwned" not in html and "<code>code</code>" not in html
-    row = next(r for r in html.split("<tr>") if "Pwned" in r and "trap" in r)
-    assert row.count("<td>") == 6  # the zone table keeps its six columns
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in row
-    assert code("a`b") == "``a`b``"  # a code span cannot be broken out of either
+    html = MarkdownIt("commonmark").render(render_reference(result.checked))
+    assert "<script>alert" not in html and 'href="http://evil"' not in html  # no live link
+    assert "<strong>bold" not in html and "<code>code</code>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def _all(rules):  # type: ignore[no-untyped-def]
+    for r in rules:
+        yield r
+        yield from _all(r.steps)

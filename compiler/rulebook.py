@@ -1,0 +1,605 @@
+"""The rule reference as a book: the checked model read into numbered chapters of rules written
+as sentences in one language (an edition), with the addenda in their own chapters and under the
+steps they change, decisions and worked examples under the rules they concern, a glossary, a card
+gallery and an index (`Rulebook`). The Markdown and HTML renderings read only this model.
+
+Prose is written by the card-text writer (`card_text.py`) from each rule's body, through the
+game's and the library's templates; a declaration's `doc "…"` replaces the written sentence.
+Numbers are the source's: a rule keeps its `section`, its steps are numbered in brackets after
+it ("9-2 (i)"), so a step never reads as a subsection; an addendum's paragraphs keep their own
+numbers inside its chapter ("§3-2")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import syntax as s
+from .card_text import CardWriter, TextBook, load_templates, template_folders
+from .checked import Checked
+from .decisions import decisions
+from .library import library_root
+from .reference_words import BookWords, book_words
+from .refs import Callee, CallRef, CounterRef, FieldRef, WordRef, ZoneRef
+from .symbols import Symbols
+from .vocabulary import Term as VocabTerm
+from .vocabulary import Vocabulary, label_in, vocabulary
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A link to a rule: its number as shown and its anchor."""
+
+    number: str
+    anchor: str
+
+
+@dataclass
+class Example:
+    """A scenario shown as a worked example: what it sets up (its label) and what it checks."""
+
+    title: str
+    checks: list[str]
+
+
+@dataclass
+class Note:
+    """What an addendum does to a core step, shown under that step."""
+
+    kind: str  # instead / after / option
+    addendum: str
+    link: Ref | None  # the paragraph in the addendum's chapter
+    condition: str
+    prose: str
+
+
+@dataclass
+class Rule:
+    """A numbered rule (a procedure, a step, an addendum's paragraph, a trigger or a check)."""
+
+    number: str | None
+    anchor: str
+    title: str
+    prose: list[str] = field(default_factory=list)
+    steps: list[Rule] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    examples: list[Example] = field(default_factory=list)
+    see: list[Ref] = field(default_factory=list)
+
+
+@dataclass
+class Chapter:
+    """A chapter: the core rules under one top-level number, an addendum, or the other rules."""
+
+    key: str  # file name / anchor of the chapter
+    number: str | None
+    title: str
+    intro: list[str] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+
+
+@dataclass
+class GlossaryTerm:
+    """A keyword, timing, zone, counter, token or term with its definition and where it is used."""
+
+    anchor: str
+    kind: str
+    label: str
+    names: list[tuple[str, str]]
+    definition: str
+    used_in: list[Ref]
+
+
+@dataclass
+class CardEntry:
+    """A card of the gallery."""
+
+    anchor: str
+    name: str
+    names: list[tuple[str, str]]
+    number: str | None
+    kinds: str
+    numbers: list[tuple[str, str]]
+    text: str
+    texts: list[tuple[str, str]]  # the generated text in the other languages
+    designer_text: str
+    invented: bool
+    note: str | None
+    unchecked: str | None
+    copies: int
+    face: str | None = None  # an SVG drawing of the card
+
+
+@dataclass
+class CardGroup:
+    """The cards of one character (or of none)."""
+
+    anchor: str
+    title: str
+    cards: list[CardEntry]
+
+
+@dataclass
+class IndexEntry:
+    label: str
+    kind: str
+    page: str  # the chapter key
+    anchor: str
+
+
+@dataclass
+class Rulebook:
+    """One edition of a game's reference."""
+
+    game: str
+    title: str
+    language: str
+    languages: tuple[str, ...]
+    words: BookWords
+    chapters: list[Chapter]
+    glossary: list[GlossaryTerm]
+    groups: list[CardGroup]
+    decisions: list[str]
+    index: list[IndexEntry] = field(default_factory=list)
+    pages: dict[str, str] = field(default_factory=dict)  # anchor -> chapter key (for links between pages)
+
+
+def section_key(section: str | None) -> tuple[int, ...]:
+    if not section:
+        return (9999,)
+    return tuple(int(x) for x in re.findall(r"\d+", section)) or (9999,)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-") or "x"
+
+
+class _Builder:
+    """Reads one checked game into one edition."""
+
+    def __init__(self, checked: Checked, language: str | None, folders: list[Path] | None = None) -> None:
+        self.c = checked
+        self.sym = checked.symbols
+        self.vocab: Vocabulary = vocabulary(checked)
+        self.lang = language or self.vocab.language
+        self.words = book_words(self.lang)
+        self.folders = folders if folders is not None else template_folders(checked, library_root())
+        self.writer = CardWriter(checked, self.vocab, load_templates(self.folders, self.lang))
+        self.book = TextBook(checked, self.vocab, self.folders)
+        self.by_proc: dict[str, Ref] = {}  # procedure -> where it is written
+        self.by_step: dict[tuple[str, str], Rule] = {}
+        self.pages: dict[str, str] = {}
+        self.uses: dict[tuple[str, str], list[Ref]] = {}  # (kind, name) -> rules that read it
+        self.decisions = decisions(self.sym)
+        self.pending_see: list[tuple[Rule, set[str], str]] = []  # rules whose cross-references wait
+        self.anchors: set[str] = set()
+        self.file_addendum: dict[str, str] = {}
+        for name, add in self.sym.addenda.items():
+            self.file_addendum.setdefault(add.span.file, name)
+        self.chapter_titles = _chapter_titles(self.sym, self.lang, self.vocab.language)
+
+    # ---- words ----
+
+    def label(self, labels: s.Labels, fallback: str = "") -> str:
+        return self.writer._label(labels, fallback)
+
+    def doc(self, labels: s.Labels) -> str | None:
+        return labels.doc(self.lang, self.vocab.language)
+
+    def prose(self, body: Iterable[s.Stmt], params: tuple[str, ...] = (), types: tuple[str | None, ...] = ()) -> str:
+        w = self.writer
+        w.locals.append({})
+        try:
+            nth: dict[str, int] = {}
+            for i, name in enumerate(params):
+                kind = (types[i] if i < len(types) else None) or "value"
+                nth[kind] = nth.get(kind, 0) + 1
+                w.locals[-1][name] = w.t("param", kind, nth[kind])
+            return w.stmts(body)
+        finally:
+            w.locals.pop()
+
+    def expr(self, e: s.Expr) -> str:
+        return self.writer.expr(e)
+
+    # ---- the whole book ----
+
+    def build(self) -> Rulebook:
+        sym = self.sym
+        game = sym.game
+        assert game is not None
+        title = self.label(game.labels, game.name)
+        chapters = self.core_chapters() + self.addendum_chapters() + self.effects_chapter() + self.other_chapter()
+        for ch in chapters:
+            for rule in _walk(ch.rules):
+                self.pages[rule.anchor] = ch.key
+            self.pages[ch.key] = ch.key
+        self.place_examples(chapters)
+        general = [d.text for d in self.decisions if d.procedure is None and d.addendum is None]
+        glossary = self.glossary()
+        groups = self.gallery()
+        book = Rulebook(game.name, title, self.lang, self.vocab.languages, self.words, chapters, glossary, groups,
+                        general, pages=self.pages)
+        for t in glossary:
+            self.pages[t.anchor] = "glossary"
+        for g in groups:
+            self.pages[g.anchor] = "cards"
+            for card in g.cards:
+                self.pages[card.anchor] = "cards"
+        book.index = sorted([IndexEntry(t.label, t.kind, "glossary", t.anchor) for t in glossary]
+                            + [IndexEntry(c.name, self.words.cards, "cards", c.anchor) for g in groups for c in g.cards],
+                            key=lambda e: e.label)
+        return book
+
+    # ---- core rules ----
+
+    def home(self, decl: s.Node) -> str | None:
+        """The addendum a declaration outside any addendum belongs with: the one declared in its
+        file (a goddess's helper procedures sit beside her addendum)."""
+        if id(decl) in self.sym.decl_addendum:
+            return self.sym.decl_addendum[id(decl)]
+        return self.file_addendum.get(decl.span.file)
+
+    def core_chapters(self) -> list[Chapter]:
+        sym = self.sym
+        procs = sorted(((n, p) for n, p in sym.procedures.items() if self.home(p) is None and p.labels.section),
+                       key=lambda np: (section_key(np[1].labels.section), not any(st.ident for st in np[1].steps)))
+        chapters: dict[str, Chapter] = {}
+        seen_numbers: dict[str, Rule] = {}
+        for name, proc in procs:
+            section = str(proc.labels.section)
+            top = re.split(r"[-.]", section)[0]
+            chapter = chapters.get(top)
+            if chapter is None:
+                chapter = chapters[top] = Chapter(f"ch{_slug(top)}", top, "")
+            first = seen_numbers.get(section)
+            rule = self.procedure(name, proc, None if first else section, f"r{_slug(section)}" if not first
+                                  else f"r{_slug(section)}-{_slug(name)}")
+            if first is None:
+                seen_numbers[section] = rule
+                chapter.rules.append(rule)
+            else:  # another rule under the same number: a part of that rule, without a number of its own
+                first.steps.append(rule)
+            if section == top and not chapter.title:
+                chapter.title = rule.title
+        for ch in chapters.values():
+            ch.title = self.chapter_titles.get(str(ch.number), ch.title)
+        return list(chapters.values())
+
+    def procedure(self, name: str, proc: s.Procedure, number: str | None, anchor: str,
+                  shown: str | None = None) -> Rule:
+        """A procedure as a rule: its title, its steps (numbered in brackets after its number)."""
+        self.writer.called = set()
+        rule = Rule(shown or number, anchor, self.label(proc.labels, ""))
+        self.by_proc.setdefault(name, Ref(shown or number or rule.title, anchor))
+        doc = self.doc(proc.labels)
+        if doc:
+            rule.prose.append(doc)
+        named = [st for st in proc.steps if st.ident]
+        if not named:
+            if not doc:
+                rule.prose += [p for p in [self.prose(proc.steps[0].body, proc.params, proc.types)] if p]
+        for st in named:
+            num = self.words.step.format(number=shown or number, step=st.ident) if (shown or number) else None
+            step = Rule(num, f"{anchor}-s{_slug(st.ident)}", self.label(st.labels, ""))
+            text = self.doc(st.labels) or self.prose(st.body, proc.params, proc.types)
+            if text:
+                step.prose.append(text)
+            rule.steps.append(step)
+            self.by_step[(name, st.ident)] = step
+        self.note_uses(proc, Ref(shown or number or rule.title, anchor))
+        rule.see = [self.by_proc[n] for n in sorted(self.writer.called) if n in self.by_proc and n != name]
+        self.pending_see.append((rule, set(self.writer.called), name))
+        for d in self.decisions:
+            if d.procedure == name and d.step is None:
+                rule.decisions.append(d.text)
+            elif d.procedure == name and d.step is not None:
+                target = next((st for st in rule.steps if st.anchor == f"{anchor}-s{_slug(d.step)}"), rule)
+                target.decisions.append(d.text)
+        return rule
+
+    # ---- addenda ----
+
+    def addendum_chapters(self) -> list[Chapter]:
+        sym = self.sym
+        chapters = []
+        for name, add in sorted(sym.addenda.items(), key=lambda kv: section_key(kv[1].labels.section)):
+            number = add.labels.section
+            shown = f"§{number}" if number else None
+            key = f"add{_slug(number or name)}"
+            hosts = [self.label(sym.characters[w].labels, w) for o in add.props if o.name == "for"
+                     for w in o.words() if w in sym.characters]
+            intro = [self.words.in_force.format(hosts="、".join(hosts) if self.lang.startswith(("zh", "ja"))
+                                                 else ", ".join(hosts)) if hosts else self.words.always]
+            doc = self.doc(add.labels)
+            if doc:
+                intro.insert(0, doc)
+            title = self.label(add.labels, name)
+            chapter = Chapter(key, shown, self.words.addendum.format(number=shown, title=title) if shown
+                              else self.words.addendum_unnumbered.format(title=title), intro)
+            for i, item in enumerate(add.items):
+                rule = self.addendum_item(name, number, item, i)
+                if rule is not None:
+                    chapter.rules.append(rule)
+            beside = [(n, p) for n, p in sym.procedures.items() if id(p) not in sym.decl_addendum and self.home(p) == name]
+            for j, (pname, proc) in enumerate(sorted(beside, key=lambda np: section_key(np[1].labels.section))):
+                sec = proc.labels.section
+                chapter.rules.append(self.procedure(pname, proc, sec, f"{key}-p{j}", f"§{sec}" if sec else None))
+            chapter.rules[:0] = [Rule(None, f"{key}-d{i}", self.words.decision, [d.text])
+                                 for i, d in enumerate(self.decisions) if d.addendum == name and d.procedure is None]
+            chapters.append(chapter)
+        return chapters
+
+    def addendum_item(self, addendum: str, number: str | None, item: s.Decl, index: int) -> Rule | None:
+        """One item of an addendum as a rule numbered by its own paragraph number."""
+        labels = item.option.labels if isinstance(item, s.AddedOption) else getattr(item, "labels", None)
+        section = labels.section if labels is not None else None
+        shown = f"§{section}" if section else None
+        anchor = f"a{_slug(section)}" if section else f"add{_slug(number or addendum)}-i{index}"
+        if anchor in self.anchors:
+            anchor = f"{anchor}-{index}"
+        self.anchors.add(anchor)
+        rule: Rule | None = None
+        match item:
+            case s.Procedure(name=name):
+                rule = self.procedure(name, item, section, anchor, shown)
+            case s.Replace():
+                rule = self.replacement(item, addendum, shown, anchor)
+            case s.AddedOption():
+                rule = self.added_option(item, addendum, shown, anchor)
+            case s.Trigger():
+                rule = self.trigger(item, shown, anchor)
+            case s.Check(labels=lab) | s.Action(labels=lab):
+                rule = Rule(shown, anchor, self.label(lab, ""), [t for t in [self.doc(lab) or self.prose(item.body)] if t])
+            case s.Simple() | s.Value() | s.Keyword() | s.Timing() | s.Event():
+                text = self.declaration(item)
+                rule = Rule(shown, anchor, self.label(item.labels, ""), [text] if text else [])
+            case _:
+                return None
+        return rule
+
+    def replacement(self, rep: s.Replace, addendum: str, shown: str | None, anchor: str) -> Rule:
+        proc = self.sym.procedures.get(rep.procedure)
+        params, types = (proc.params, proc.types) if proc else ((), ())
+        title = self.label(rep.labels, "")
+        text = self.doc(rep.labels) or self.prose(rep.body, params, types)
+        cond = self.expr(rep.cond) if rep.cond is not None else ""
+        rule = Rule(shown, anchor, title, [text] if text else [])
+        target = self.by_step.get((rep.procedure, rep.step))
+        if target is not None:
+            rule.see.append(Ref(target.number or target.title, target.anchor))
+            target.notes.append(Note("after" if rep.after else "instead", self.label(self.sym.addenda[addendum].labels),
+                                     Ref(shown or title, anchor), cond, text))
+        if cond:
+            rule.prose.insert(0, self.words.when.format(condition=cond))
+        return rule
+
+    def added_option(self, added: s.AddedOption, addendum: str, shown: str | None, anchor: str) -> Rule:
+        proc = self.sym.procedures.get(added.procedure)
+        params, types = (proc.params, proc.types) if proc else ((), ())
+        title = self.label(added.option.labels, "")
+        text = self.prose(added.option.body, params, types)
+        cond = self.expr(added.option.cond) if added.option.cond is not None else ""
+        rule = Rule(shown, anchor, title, [text] if text else [])
+        target = self.by_step.get((added.procedure, added.step))
+        if target is not None:
+            rule.see.append(Ref(target.number or target.title, target.anchor))
+            target.notes.append(Note("option", self.label(self.sym.addenda[addendum].labels),
+                                     Ref(shown or title, anchor), cond, title))
+        return rule
+
+    def trigger(self, trig: s.Trigger, shown: str | None, anchor: str) -> Rule:
+        title = self.label(trig.labels, "")
+        text = self.doc(trig.labels) or self.writer.scoped(self.writer.trigger, trig)
+        return Rule(shown, anchor, title or text[:40], [text])
+
+    def declaration(self, item: s.Simple | s.Value | s.Keyword | s.Timing | s.Event) -> str:
+        """A sentence for a zone, counter, token, value, keyword or timing an addendum declares."""
+        doc = self.doc(item.labels)
+        if doc:
+            return doc
+        match item:
+            case s.Value(expr=expr):
+                return self.expr(expr)
+            case s.Keyword(expr=expr) if expr is not None:
+                return self.expr(expr)
+        return ""
+
+    # ---- rule effects and other rules ----
+
+    def effects_chapter(self) -> list[Chapter]:
+        sym = self.sym
+        rules = []
+        for i, (trig, add) in enumerate(sym.triggers):
+            if add is None:
+                rules.append(self.trigger(trig, trig.labels.section, f"e-t{i}"))
+        for i, (chk, add) in enumerate(sym.checks):
+            if add is None:
+                rules.append(Rule(chk.labels.section, f"e-c{i}", self.label(chk.labels, ""),
+                                  [t for t in [self.doc(chk.labels) or self.prose(chk.body)] if t]))
+        for i, (act, add) in enumerate(sym.actions):
+            if add is None:
+                rules.append(Rule(act.labels.section, f"e-a{i}", self.label(act.labels, ""),
+                                  [t for t in [self.doc(act.labels) or self.prose(act.body)] if t]))
+        return [Chapter("effects", None, self.words.effects, [], rules)] if rules else []
+
+    def other_chapter(self) -> list[Chapter]:
+        sym = self.sym
+        rules = [self.procedure(n, p, None, f"o{i}") for i, (n, p) in enumerate(sym.procedures.items())
+                 if self.home(p) is None and not p.labels.section]
+        self.resolve_see()
+        return [Chapter("other", None, self.words.other_rules, [], rules)] if rules else []
+
+    def resolve_see(self) -> None:
+        """Cross-references to rules written after the rule that calls them."""
+        for rule, called, name in self.pending_see:
+            known = {r.anchor for r in rule.see}
+            rule.see += [self.by_proc[n] for n in sorted(called) if n in self.by_proc and n != name
+                         and self.by_proc[n].anchor not in known]
+        self.pending_see = []
+
+    # ---- uses, examples ----
+
+    def note_uses(self, node: object, where: Ref) -> None:
+        for n in s.walk(node):
+            match self.c.resolution.get(n):
+                case ZoneRef(zone, _):
+                    key = ("zone", zone)
+                case CounterRef(counter, _):
+                    key = ("counter", counter)
+                case FieldRef(name) if name in self.vocab.names[VocabTerm.KEYWORD]:
+                    key = ("keyword", name)
+                case CallRef(Callee.KEYWORD, name, _):
+                    key = ("keyword", name)
+                case CallRef(Callee.TIMING, name, _):
+                    key = ("timing", name)
+                case WordRef(word) if word in self.sym.tokens:
+                    key = ("token", word)
+                case _:
+                    continue
+            refs = self.uses.setdefault(key, [])
+            if where not in refs:
+                refs.append(where)
+
+    def place_examples(self, chapters: list[Chapter]) -> None:
+        """Each scenario under the rule its section names (its `section`, or the numbers in its
+        name): an addendum's paragraph when it seats that addendum's characters, else the core's."""
+        core: dict[str, Rule] = {}
+        addenda: dict[str, dict[str, Rule]] = {}
+        for ch in chapters:
+            for rule in _walk(ch.rules):
+                if rule.number is None:
+                    continue
+                if ch.key.startswith("add"):
+                    addenda.setdefault(ch.key, {})[rule.number.lstrip("§")] = rule
+                else:
+                    core.setdefault(rule.number, rule)
+        hosted: dict[str, str] = {}  # character -> its addendum's chapter
+        for name, add in self.sym.addenda.items():
+            for o in add.props:
+                if o.name == "for":
+                    for w in o.words():
+                        hosted[w] = f"add{_slug(add.labels.section or name)}"
+        for name, scen in self.sym.scenarios.items():
+            seated = [w for p in scen.props if p.name == "players" for a in p.atoms for w in a.text.split("/")]
+            tables = [addenda.get(hosted[c], {}) for c in seated if c in hosted] + [core]
+            target = _target(scen.labels.section, name, tables)
+            if target is not None:
+                checks = [st.message for st in s.walk(scen.blocks) if isinstance(st, s.Expect) and st.message]
+                target.examples.append(Example(self.label(scen.labels, ""), checks))
+
+    # ---- glossary ----
+
+    def glossary(self) -> list[GlossaryTerm]:
+        sym, vocab = self.sym, self.vocab
+        terms: list[GlossaryTerm] = []
+
+        def add(kind: str, name: str, labels: s.Labels, definition: str) -> None:
+            names = [(lang, n) for lang in vocab.languages if (n := label_in(labels, lang, vocab.language))]
+            terms.append(GlossaryTerm(f"g-{kind}-{len(terms)}", getattr(self.words, kind), self.label(labels, name),
+                                      names, self.doc(labels) or definition, self.uses.get((kind, name), [])))
+
+        for name, info in sym.fields.items():
+            if info.keyword:
+                add("keyword", name, info.decl.labels, "")
+        for name, kw in sym.keywords.items():
+            add("keyword", name, kw.labels, self.expr(kw.expr) if kw.expr is not None else "")
+        for name, timing in sym.timings.items():
+            add("timing", name, timing.labels, "")
+        for name, zone in sym.zones.items():
+            add("zone", name, zone.decl.labels, "")
+        for name, counter in sym.counters.items():
+            if counter.visibility == "public":
+                add("counter", name, counter.decl.labels, "")
+        for name, token in sym.tokens.items():
+            add("token", name, token.labels, "")
+        for name, kind in sym.kinds.items():
+            add("term", name, kind.labels, "")
+        return sorted(terms, key=lambda t: t.label)
+
+    # ---- cards ----
+
+    def gallery(self) -> list[CardGroup]:
+        sym, c, vocab = self.sym, self.c, self.vocab
+        groups: dict[str, list[CardEntry]] = {}
+        owner_field = next((n for n, f in sym.fields.items() if f.type == "character"), None)
+        numbers = [n for n, f in sym.fields.items() if f.type in ("int", "pair", "range")]
+        kinds = [n for n, f in sym.fields.items() if f.type in ("enum", "set")]
+        keys = {card: key for key, card in vocab.card_keys.items()}
+        for i, (name, card) in enumerate(sym.cards.items()):
+            props = c.card_props.get(name, {})
+            if props.get("fixture"):
+                continue
+            owner = str(props.get(owner_field, "")) if owner_field else ""
+            shown_numbers = [(self.label(sym.fields[n].decl.labels, n), _number_text(props[n]))
+                             for n in numbers if props.get(n) not in (None, 0, ()) and n in props]
+            kind_words = [self.writer.word(str(w)) for n in kinds if props.get(n)
+                          for w in (props[n] if isinstance(props[n], tuple) else (props[n],))]
+            texts = self.book.texts(name)
+            groups.setdefault(owner, []).append(CardEntry(
+                f"c{i}", vocab.label(VocabTerm.CARD, name, self.lang),
+                [(lang, n) for lang in vocab.languages if (n := label_in(card.labels, lang, vocab.language))],
+                keys.get(name), " · ".join(kind_words), shown_numbers, texts.get(self.lang, ""),
+                [(lang, t) for lang, t in texts.items() if lang != self.lang and t],
+                str(props.get("text", "")), bool(props.get("invented")), props.get("note"), props.get("unchecked"),
+                int(props.get("copies", 1))))
+        order = list(sym.characters)
+        result = []
+        for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
+            char = sym.characters.get(owner)
+            title = self.label(char.labels, owner) if char else self.words.cards
+            result.append(CardGroup(f"g{_slug(owner) if owner else 'none'}", title, cards))
+        return result
+
+
+def _walk(rules: list[Rule]) -> Iterable[Rule]:
+    for rule in rules:
+        yield rule
+        yield from _walk(rule.steps)
+
+
+def _target(section: str | None, name: str, tables: list[dict[str, Rule]]) -> Rule | None:
+    """The rule a scenario's section (or the longest run of numbers in its name) names."""
+    candidates = [section] if section else []
+    for run in re.findall(r"(?<![A-Za-z0-9])\d+(?:_\d+)+", name):  # `oboro_3_3_…` names 3-3
+        parts = run.split("_")
+        candidates += ["-".join(parts[:k]) for k in range(len(parts), 1, -1)]
+    for wanted in candidates:
+        for table in tables:
+            if wanted in table:
+                return table[wanted]
+    return None
+
+
+def _chapter_titles(sym: Symbols, language: str, own: str) -> dict[str, str]:
+    """`chapter N "title" [LANG "title" …]` lines of the game block: the title of each chapter."""
+    titles: dict[str, str] = {}
+    game = sym.game
+    for opt in game.props if game is not None else ():
+        if opt.name != "chapter" or len(opt.atoms) < 2:
+            continue
+        atoms = list(opt.atoms)
+        number, default = atoms[0].text, atoms[1].text
+        chosen = default if language == own else None
+        for lang, text in zip(atoms[2::2], atoms[3::2], strict=False):
+            if lang.text == language:
+                chosen = text.text
+        titles[number] = chosen or default
+    return titles
+
+
+def _number_text(value: object) -> str:
+    if isinstance(value, tuple) and value and all(isinstance(v, int) for v in value):
+        values = list(value)
+        if values == list(range(values[0], values[-1] + 1)):
+            return f"{values[0]}-{values[-1]}" if len(values) > 1 else str(values[0])
+        return ",".join(str(v) for v in values)
+    return str(value)
+
+
+def rulebook(checked: Checked, language: str | None = None) -> Rulebook:
+    """One edition of the game's reference (the game's own language by default)."""
+    return _Builder(checked, language).build()
