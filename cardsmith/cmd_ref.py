@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
-from .common import GAME_HELP, build_or_report, fail, write
+from .common import GAME_HELP, build_or_report, fail, out_folder, write
 from .compiler.langref import game_api, language_reference
 from .compiler.reference import render_reference
+from .compiler.site import write_site
 from .compiler.vocabulary import game_languages
 
 
@@ -23,8 +24,11 @@ from .compiler.vocabulary import game_languages
               "built-in, declaration and option), as in docs/LANGUAGE.md.")
 @click.option("--lang", "edition", metavar="LANG", help="The edition's language (default: the game's own; "
               "any language the game has labels in, e.g. zh, ja, en).")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
-def ref(game: str | None, paths: tuple[str, ...], api: bool, language: bool, edition: str | None,
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="Markdown (one document of one edition), or a static HTML site of every edition (needs --out).")
+@click.option("--out", "out_file", type=click.Path(), help="Write to a file (Markdown) or a folder (HTML) "
+              "instead of stdout.")
+def ref(game: str | None, paths: tuple[str, ...], api: bool, language: bool, edition: str | None, fmt: str,
         out_file: str | None) -> None:
     if language:
         text = language_reference()
@@ -33,6 +37,19 @@ def ref(game: str | None, paths: tuple[str, ...], api: bool, language: bool, edi
     else:
         result = build_or_report(game, paths, need_model=True)
         assert result.checked is not None
+        if fmt == "html":
+            if out_file is None:
+                fail("--format html writes a folder: give it with --out DIR")
+            folder = Path(out_file)
+            if folder.exists() and not folder.is_dir():
+                fail(f"--out {out_file}: not a folder")
+            out_folder(folder)
+            try:
+                written = write_site(result.checked, folder)
+            except OSError as err:
+                fail(f"cannot write {out_file}: {err.strerror or err}")
+            click.echo(f"wrote {len(written)} files to {folder} (open {folder / 'index.html'})")
+            return
         languages = game_languages(result.checked.symbols)
         if edition is not None and edition not in languages:
             fail(f"--lang {edition}: this game's editions are {', '.join(languages)}")

@@ -6,7 +6,8 @@ of a language's template; a call of a procedure, value or built-in, and a local 
 timing's parameter, first looks for a macro named after it (`call_attack_by`, `local_atk`,
 `builtin_count`), so a game phrases its own procedures. The library's templates for each
 language (`cards/text/LANG.j2`) hold the generic phrasing; a game's folder may hold its own
-(`cards/GAME/text/LANG.j2`, or `text/LANG.j2` beside a designer's files), whose macros win.
+(`cards/GAME/text/LANG.j2`, or `text/LANG.j2` beside a designer's files), whose macros win, and
+may split it over parts (`LANG.PART.j2`, read first, in name order).
 Templates are data, not code: they run in Jinja2's sandbox.
 """
 
@@ -91,13 +92,16 @@ def load_templates(folders: Sequence[Path], language: str) -> Templates:
         undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
     modules, names = [], []
     for i, folder in enumerate(folders):
-        if not (folder / f"{language}.j2").is_file():
-            continue
-        try:
-            modules.append(env.get_template(f"{i}/{language}.j2").module)
-        except TemplateError as err:
-            raise TextTemplateError(f"{folder / f'{language}.j2'}: {err}") from None
-        names.append(str(folder / f"{language}.j2"))
+        # a folder's phrasing may be split over parts (`ja.oboro.j2`), read before its `ja.j2`
+        parts = sorted(folder.glob(f"{language}.*.j2")) + [folder / f"{language}.j2"]
+        for path in parts:
+            if not path.is_file():
+                continue
+            try:
+                modules.append(env.get_template(f"{i}/{path.name}").module)
+            except TemplateError as err:
+                raise TextTemplateError(f"{path}: {err}") from None
+            names.append(str(path))
     if not modules:
         raise TextTemplateError(f"no card-text template for the language {language} in "
                                 + ", ".join(str(f) for f in folders))
