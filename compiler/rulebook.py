@@ -238,7 +238,7 @@ class _Builder:
 
     def home(self, decl: s.Node) -> str | None:
         """The addendum a declaration outside any addendum belongs with: the one declared in its
-        file (a goddess's helper procedures sit beside her addendum)."""
+        file (a character's helper procedures sit beside its addendum)."""
         if id(decl) in self.sym.decl_addendum:
             return self.sym.decl_addendum[id(decl)]
         return self.file_addendum.get(decl.span.file)

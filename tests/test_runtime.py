@@ -20,7 +20,8 @@ from tests.helpers import build_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = [*sorted((ROOT / "runtime").glob("*.py")), *sorted((ROOT / "compiler").glob("*.py")),
-          *sorted((ROOT / "compiler" / "templates").glob("*")), *sorted((ROOT / "cardsmith").glob("*.py"))]
+          *sorted(p for p in (ROOT / "compiler" / "templates").rglob("*") if p.is_file()), *sorted((ROOT / "cardsmith").rglob("*.py")),
+          *sorted((ROOT / "cardsmith" / "templates").glob("*.j2"))]
 GAME_WORDS = ["aura", "flare", "dust", "sakura", "crystal", "vigor", "goddess", "megami", "mastery",
               "yurina", "saine", "himika", "tokoyo", "akina", "shisui", "laceration", "reshuffle",
               "装", "命", "气", "虚", "樱花", "集中力", "女神", "heat", "ink", "mana", "hp", "cost", "damage",
