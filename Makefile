@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench browser clean
 
 # setuptools' notice about editable installs is silenced: it warns of a folder named like the
 # package, and here that folder is the package.
@@ -17,8 +17,26 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/cardsmith demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -n auto
+
+# Headless Chromium for the browser tests (tests/browser.py drives it with Playwright): Debian's
+# `chromium`, with fonts-noto-cjk so Chinese and Japanese pages are legible in the screenshots,
+# installed with apt when it is missing and apt can be used (as root, or with sudo that needs
+# no password). This never fails the build: without a browser those tests skip and
+# say why.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	    if ! command -v apt-get >/dev/null 2>&1; then \
+	        echo "note: no $(CHROMIUM) and no apt-get: the browser tests will be skipped"; \
+	    else \
+	        if [ "$$(id -u)" = 0 ]; then sudo=; else sudo="sudo -n"; fi; \
+	        echo "installing chromium with apt-get for the browser tests"; \
+	        { $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; } \
+	            >/dev/null 2>&1 || echo "note: chromium could not be installed: the browser tests will be skipped"; \
+	    fi; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

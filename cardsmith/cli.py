@@ -14,6 +14,7 @@ from .cmd_demo import demo
 from .cmd_new import new
 from .cmd_play import play_cmd
 from .cmd_ref import ref
+from .cmd_replay import replay_cmd
 from .cmd_scenarios import scenarios
 from .cmd_soak import soak
 
@@ -30,7 +31,7 @@ def main() -> None:
     _warnings_to_stderr()
 
 
-for command in (check, card, build, play_cmd, soak, scenarios, ref, explain, schema, new, demo):
+for command in (check, card, build, play_cmd, replay_cmd, soak, scenarios, ref, explain, schema, new, demo):
     main.add_command(command)
 
 

@@ -161,10 +161,7 @@ def _replay(rules: RuleSet, path: str, show_log: bool) -> None:
         for line in lines_for(outcome.log, None):
             click.echo(printable(line))
     summary(outcome, saved.picks, saved.seed, click.echo)
-    problem = outcome.error or replay.left_over()
-    if problem is None and saved.final_state != outcome.final_hash:
-        problem = (f"every decision was used, but the final state is {outcome.final_hash}, "
-                   f"not the saved {saved.final_state}")
+    problem = outcome.error or replay.mismatch(outcome, saved)
     if problem:
         fail(f"the replay does not match: {problem} (did the rules or cards change?)", 1)
     click.echo(f"replay matches the saved game ({len(saved.answers)} decisions)")

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Protocol
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from . import protocol
 from .limits import MAX_LISTED_OPTIONS
 from .protocol import View
+from .record import cards_in
 
 if TYPE_CHECKING:
     from .game import Game
@@ -28,13 +29,16 @@ class ChoiceRequest:
 
     Labels are made only when an agent asks for them (a random agent needs just `count`).
     A `number` choice also has `low`: option i means the number low + i. `passive` holds the
-    options that decline to act."""
+    options that decline to act; `values` what each option binds (a card, a player, …), where
+    options bind something."""
 
     def __init__(self, player: int, kind: str, prompt: str,
                  options: list[str] | Callable[[], list[str]], count: int, game: Game,
                  low: int | None = None, passive: frozenset[int] = frozenset(),
-                 preferred: Callable[[], frozenset[int]] | None = None) -> None:
+                 preferred: Callable[[], frozenset[int]] | None = None,
+                 values: Sequence[Any] = ()) -> None:
         self.player = player
+        self.values = values
         self.passive = passive  # options that decline to act (end a phase, not react, none)
         self._preferred = preferred
         self.kind = kind
@@ -62,6 +66,13 @@ class ChoiceRequest:
 
     def view(self) -> View:
         return self.game.view(self.player)
+
+    def options_for(self, seat: int) -> list[str] | None:
+        """The options as `seat` may read them: the deciding seat reads them all, another seat
+        (or the public) only when no option binds a card it may not see; None otherwise."""
+        if seat != self.player and not all(self.game.can_see(c, seat) for c in cards_in(self.values)):
+            return None
+        return self.options
 
 
 class Agent(Protocol):

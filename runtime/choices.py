@@ -3,7 +3,7 @@ every answer is recorded (and logged while the game keeps a log)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from .agents import ChoiceRequest
@@ -36,8 +36,9 @@ class Choices:
 
     def _ask(self, p: Player, kind: str, prompt: str, options: list[str] | Callable[[], list[str]],
              count: int, low: int | None = None, passive: frozenset[int] = frozenset(),
-             preferred: Callable[[], frozenset[int]] | None = None) -> int:
-        request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive, preferred)
+             preferred: Callable[[], frozenset[int]] | None = None, values: Sequence[Any] = ()) -> int:
+        request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive,
+                                preferred, values)
         if self.offer_checks:
             self._check_offers(request)
         answer = p.agent.choose(request)
@@ -77,7 +78,7 @@ class Choices:
             return frozenset(i for i, x in enumerate(pool) if prefer(x))
         i = self._ask(p, "pick", prompt, labels, count,
                       passive=frozenset({len(pool)}) if optional else frozenset(),
-                      preferred=preferred if prefer is not None else None)
+                      preferred=preferred if prefer is not None else None, values=pool)
         chosen = None if i == len(pool) else pool[i]
         if self.logging:
             self.recorder.choice(p, "pick", prompt, i, self.phrases.none if chosen is None else "", chosen)
@@ -113,7 +114,8 @@ class Choices:
             actions = self.rules.actions
             quiet = frozenset(i for i, (number, value, _) in enumerate(entries)
                               if number in passive or number < 0 and actions[value].passive)
-            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet)
+            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet,
+                          values=[value for number, value, _ in entries if number >= 0])
         number, value, label = entries[i]
         if self.logging:
             self.recorder.choice(p, "menu", prompt, i, label, value if number >= 0 else None,

@@ -38,6 +38,8 @@ class Recorder:
     def __init__(self, game: Game) -> None:
         self.g = game
         self.readable = [0] * len(game.players)  # lines each seat may read so far
+        self.public = 0  # lines every player may read so far
+        self.watch: Callable[[LogLine], None] | None = None  # told of every line once it is added
 
     def add(self, build: Callable[[Hidden], Event], cards: Iterable[Obj],
             audience: frozenset[int] | None = None,
@@ -49,12 +51,17 @@ class Recorder:
         full = build(())
         for seat in readers:
             self.readable[seat] += 1
+        if audience is None:
+            self.public += 1
         if not hidden:
-            self.g.lines.append(LogLine(full.text, audience, event=full))
-            return
-        seen_by = frozenset(seat for seat in readers if all(see(c, seat) for c in hidden))
-        masked = build(hidden)
-        self.g.lines.append(LogLine(full.text, audience, seen_by, masked.text, full, masked))
+            line = LogLine(full.text, audience, event=full)
+        else:
+            seen_by = frozenset(seat for seat in readers if all(see(c, seat) for c in hidden))
+            masked = build(hidden)
+            line = LogLine(full.text, audience, seen_by, masked.text, full, masked)
+        self.g.lines.append(line)
+        if self.watch is not None:
+            self.watch(line)
 
     def recent(self, seat: int, count: int) -> list[str]:
         """The last `count` lines `seat` may read, oldest first (without reading the whole log)."""
@@ -72,7 +79,7 @@ class Recorder:
         return len(self.g.lines) + 1
 
     def said(self, message: str, args: tuple[Any, ...], audience: frozenset[int] | None) -> None:
-        self.add(lambda hidden: Said(self.n, self.g.format(message, args, hidden)), _cards_in(args), audience)
+        self.add(lambda hidden: Said(self.n, self.g.format(message, args, hidden)), cards_in(args), audience)
 
     def tokens(self, count: int, kind: str, source: Zone | Obj, dest: Zone | Obj, by: Obj | None) -> None:
         token = self.g.rules.token_labels.get(kind, kind)
@@ -119,7 +126,7 @@ class Recorder:
         def build(hidden: Hidden) -> Event:
             shown = label if value is None else f"{label}{': ' if label else ''}{self.g.describe(value, hidden)}"
             return Chose(self.n, f"{p.name} {prompt} → {shown}", p.index, kind, prompt, option, shown, forced)
-        self.add(build, _cards_in((value,)))
+        self.add(build, cards_in((value,)))
 
     def ended(self, winner: int | None, result: str, cause: str | None, text: str) -> None:
         """The end: `result` in the engine's fixed words (for tools), `text` in the game's."""
@@ -131,7 +138,7 @@ class Recorder:
         return Place(zone=holder.spec.name, owner=holder.owner.name if holder.owner else None)
 
 
-def _cards_in(values: Iterable[Any]) -> list[Obj]:
+def cards_in(values: Iterable[Any]) -> list[Obj]:
     """The cards among some values (lists included)."""
     found: list[Obj] = []
     for value in values:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from .agents import AgentError, ChoiceRequest
 from .rules import RuleSet
 from .table import table_problems
+
+if TYPE_CHECKING:
+    from .session import GameResult
 
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 64 * 1024 * 1024
@@ -102,6 +106,15 @@ class ReplayAgents:
                              f"has {request.count} options")
         self.used += 1
         return option
+
+    def mismatch(self, outcome: GameResult, saved: SavedGame) -> str | None:
+        """What keeps a replayed game that used its decisions from being the saved one (None:
+        it is): saved decisions never asked, or another final state."""
+        problem = self.left_over()
+        if problem is None and saved.final_state != outcome.final_hash:
+            problem = (f"every decision was used, but the final state is {outcome.final_hash}, "
+                       f"not the saved {saved.final_state}")
+        return problem
 
     def left_over(self) -> str | None:
         """What is wrong when the game ended before using every saved decision."""

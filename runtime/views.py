@@ -2,7 +2,8 @@
 
 A card's identity is shown only where `Game.can_see` allows it; counters declared `owner`
 only to their owner, `hidden` ones to nobody; log lines as that seat reads them. Values
-are made plain (names, numbers, lists of names), so a view is always valid JSON.
+are made plain (names, numbers, lists of names), so a view is always valid JSON. The
+public view (seat `PUBLIC`) holds what every player may see.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .rules import CounterSpec, RuleSet
 
 RECENT_LOG = 12  # log lines a view carries
+PUBLIC = -1  # the viewer seat of nobody: what every player may see
 
 
 def plain(g: Game, value: Any) -> Value:
@@ -41,7 +43,7 @@ def _zone(g: Game, zone: Zone, seat: int) -> ZoneView:
 
 
 def view_of(g: Game, seat: int) -> View:
-    """The view of one seat."""
+    """The view of one seat, or with `PUBLIC` what every player may see (`you` is then "")."""
     specs = [(i, spec) for i, spec in enumerate(g.rules.counters)
              if spec.addendum is None or spec.addendum in g.active_addenda]
     shared = {z.spec.name: _zone(g, z, seat) for z in g.zones if z is not None and not z.spec.supply}
@@ -54,8 +56,10 @@ def view_of(g: Game, seat: int) -> View:
         players[p.name] = PlayerView(zones, counters, [g.describe(c) for c in p.picks])
     counters = {spec.name: plain(g, g.get(None, i)) for i, spec in specs
                 if not spec.per_player and spec.visibility == "public"}
-    return View(you=g.players[seat].name, seat=seat, shared=shared, players=players,
-                counters=counters, log=g.recorder.recent(seat, RECENT_LOG), log_total=g.recorder.readable[seat])
+    public = seat == PUBLIC
+    return View(you="" if public else g.players[seat].name, seat=seat, shared=shared, players=players,
+                counters=counters, log=g.recorder.recent(seat, RECENT_LOG),
+                log_total=g.recorder.public if public else g.recorder.readable[seat])
 
 
 def _has(g: Game, p: Player, spec: CounterSpec) -> bool:

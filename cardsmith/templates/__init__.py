@@ -1,0 +1,1 @@
+"""Templates of the command line's own pages (the replay viewer)."""
