@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .common import GAME_HELP, build_or_report, fail, out_folder, write
+from .compiler.card_text import TextTemplateError
 from .compiler.langref import game_api, language_reference
 from .compiler.reference import render_reference
 from .compiler.site import write_site
@@ -48,12 +49,17 @@ def ref(game: str | None, paths: tuple[str, ...], api: bool, language: bool, edi
                 written = write_site(result.checked, folder)
             except OSError as err:
                 fail(f"cannot write {out_file}: {err.strerror or err}")
+            except TextTemplateError as err:
+                fail(str(err))
             click.echo(f"wrote {len(written)} files to {folder} (open {folder / 'index.html'})")
             return
         languages = game_languages(result.checked.symbols)
         if edition is not None and edition not in languages:
             fail(f"--lang {edition}: this game's editions are {', '.join(languages)}")
-        text = game_api(result.checked) if api else render_reference(result.checked, edition)
+        try:
+            text = game_api(result.checked) if api else render_reference(result.checked, edition)
+        except TextTemplateError as err:
+            fail(str(err))
     if out_file:
         write(Path(out_file), text)
         click.echo(f"wrote {out_file} ({text.count(chr(10))} lines)")

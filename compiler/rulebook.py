@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import syntax as s
+from .card_face import card_face
 from .card_text import CardWriter, TextBook, load_templates, template_folders
 from .checked import Checked
 from .decisions import decisions
@@ -160,8 +161,10 @@ def _slug(text: str) -> str:
 class _Builder:
     """Reads one checked game into one edition."""
 
-    def __init__(self, checked: Checked, language: str | None, folders: list[Path] | None = None) -> None:
+    def __init__(self, checked: Checked, language: str | None, folders: list[Path] | None = None,
+                 faces: bool = False) -> None:
         self.c = checked
+        self.faces = faces
         self.sym = checked.symbols
         self.vocab: Vocabulary = vocabulary(checked)
         self.lang = language or self.vocab.language
@@ -545,7 +548,8 @@ class _Builder:
                 keys.get(name), " · ".join(kind_words), shown_numbers, texts.get(self.lang, ""),
                 [(lang, t) for lang, t in texts.items() if lang != self.lang and t],
                 str(props.get("text", "")), bool(props.get("invented")), props.get("note"), props.get("unchecked"),
-                int(props.get("copies", 1))))
+                int(props.get("copies", 1)),
+                card_face(c, vocab, self.book, name, self.lang) if self.faces else None))
         order = list(sym.characters)
         result = []
         for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
@@ -600,6 +604,7 @@ def _number_text(value: object) -> str:
     return str(value)
 
 
-def rulebook(checked: Checked, language: str | None = None) -> Rulebook:
-    """One edition of the game's reference (the game's own language by default)."""
-    return _Builder(checked, language).build()
+def rulebook(checked: Checked, language: str | None = None, faces: bool = False) -> Rulebook:
+    """One edition of the game's reference (the game's own language by default); with `faces`,
+    each card of the gallery carries its face drawn as SVG."""
+    return _Builder(checked, language, faces=faces).build()

@@ -7,7 +7,6 @@ card faces are SVG drawn by our own (sandboxed, autoescaped) template."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -64,10 +63,8 @@ def _script(name: str, value: object) -> str:
     return f"window.{name} = {text};\n"
 
 
-def write_edition(book: Rulebook, folder: Path, faces: Callable[[Rulebook], None] | None = None) -> list[Path]:
+def write_edition(book: Rulebook, folder: Path) -> list[Path]:
     """Write one edition's pages into `folder`; return the files written."""
-    if faces is not None:
-        faces(book)
     env = _environment()
     folder.mkdir(parents=True, exist_ok=True)
 
@@ -94,7 +91,7 @@ def write_edition(book: Rulebook, folder: Path, faces: Callable[[Rulebook], None
     return written
 
 
-def write_site(checked: Checked, out: Path, faces: Callable[[Rulebook], None] | None = None) -> list[Path]:
+def write_site(checked: Checked, out: Path) -> list[Path]:
     """Every edition of the game's reference under `out/LANG/`, the shared assets under
     `out/assets/`, and `out/index.html` leading to the game's own edition."""
     languages = game_languages(checked.symbols)
@@ -105,7 +102,7 @@ def write_site(checked: Checked, out: Path, faces: Callable[[Rulebook], None] | 
     for name in ASSETS:
         written.append(_write(assets / name, (source / name).read_text("utf-8")))
     for language in languages:
-        written += write_edition(rulebook(checked, language), out / language, faces)
+        written += write_edition(rulebook(checked, language, faces=True), out / language)
     env = _environment()
     landing = env.from_string(
         '<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={{ first }}/index.html">'
