@@ -326,6 +326,12 @@ class CardWriter:
         card = self.vocab.card_keys.get(e.value)
         if card is not None:
             return self.t("card_name", self.vocab.label(Term.CARD, card, self.lang))
+        field = self.sym.fields.get(e.value)  # `card_prop(c, "range")` names a field
+        if field is not None:
+            return self._label(field.decl.labels, e.value)
+        timing = self.sym.timings.get(e.value)  # `has(c, "after_hit")` names a timing
+        if timing is not None:
+            return self._label(timing.labels, e.value)
         return self.t("quoted", e.value)
 
     def ex_BoolLit(self, e: s.BoolLit) -> str:

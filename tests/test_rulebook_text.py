@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from cardsmith.compiler.builtins import BUILTINS
+from cardsmith.compiler.check_expr import OBJ_ATTRS, PLAYER_ATTRS, ZONE_ATTRS
 from cardsmith.compiler.load import bundled_games
 from cardsmith.compiler.rulebook import Rule, Rulebook, rulebook
-from tests.helpers import built
+from tests.helpers import build_text, built
 
 ENGINE = {
     "identifier": re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*_[a-z0-9_]+"),
     "call by name": re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9_]*[(（]"),
-    "Python value": re.compile(r"\b(True|False|None)\b"),
+    # a Python value, not a word of a phrase ("False testimony", "None of them")
+    "Python value": re.compile(r"(?<![A-Za-z] )\b(True|False|None)\b(?! [a-z])"),
     "template mark": re.compile(r"«[^»]*»"),
 }
 
@@ -72,3 +76,27 @@ def test_no_engine_names_in_any_edition(game: str) -> None:
     for language in rulebook(checked).languages:
         found = engine_words(rulebook(checked, language))
         assert not found, (language, {k: (len(v), v[:6]) for k, v in found.items()})
+
+
+LIBRARY_TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "cards" / "text").glob("*.j2"))
+
+
+@pytest.mark.parametrize("path", [p for p in LIBRARY_TEMPLATES if p.name != "card.svg.j2"], ids=lambda p: p.name)
+def test_the_library_phrases_every_built_in_and_attribute_in_each_language(path: Path) -> None:
+    """A rule that calls a built-in reads as words in every edition, never as `name(…)`."""
+    text = path.read_text("utf-8")
+    macros = set(re.findall(r"\{%-? macro (\w+)\(", text))
+    wanted = {f"builtin_{name}" for name in BUILTINS} | {f"attr_{name}" for name in (*OBJ_ATTRS, *ZONE_ATTRS, *PLAYER_ATTRS)}
+    assert not wanted - macros, sorted(wanted - macros)
+
+
+def test_a_builtin_call_reads_as_words() -> None:
+    """The phrasing reaches the reference: a rule calling built-ins shows no call."""
+    result = build_text('procedure tally(p: player) "清点" section 3:\n'
+                        '    step 1 "数":\n'
+                        '        if contains(others(p), seat(1)) and player_count() > 1:\n'
+                        '            move 1 chip from bank to seat(0).purse\n', with_mini=True)
+    assert result.checked is not None, [str(d) for d in result.diagnostics]
+    for language in ("zh", "en", "ja"):
+        found = engine_words(rulebook(result.checked, language))
+        assert not found, (language, found)
