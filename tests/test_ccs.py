@@ -235,8 +235,23 @@ def test_reference_follows_the_seed_numbering() -> None:
         assert re.search(rf"^#+ {re.escape(section)} ", reference, re.MULTILINE), section
     assert "(no description)" not in reference
     assert "## Decisions where the sources are unclear" in reference
-    for name in ("艾利欧：7体力，10魔力", "桃矢：9体力，3魔力", "藤隆：10体力，10魔力"):
+    for name in ("Eriol: 7 HP, 10 MP", "Touya: 9 HP, 3 MP", "Fujitaka: 10 HP, 10 MP"):
         assert name in reference
+    chinese = render_reference(CCS.checked, "zh")
+    assert "(no description)" not in chinese
+    for name in ("艾利欧：7体力，10魔力", "桃矢：9体力，3魔力", "藤隆：10体力，10魔力"):
+        assert name in chinese
+
+
+def test_the_element_cycle_is_a_rule_of_its_own() -> None:
+    """Which element beats which is a rule under 17-3 with prose in each edition, not only a decision."""
+    for lang, heading, prose in (("zh", "### 17-3 属性克制", "风克地，地克水，水克火，火克风"),
+                                 ("en", "### 17-3 The element cycle",
+                                  "wind beats earth, earth beats water, water beats fire, fire beats wind")):
+        reference = render_reference(CCS.checked, lang)
+        assert heading in reference, lang
+        section = reference.split(heading, 1)[1].split("\n## ", 1)[0]
+        assert prose in section, lang
 
 
 def test_scenarios_cover_the_issue() -> None:
