@@ -44,3 +44,14 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             yield context
         finally:
             context.close()
+
+
+class Watched:
+    """A page opened in the browser, with every console error and page error it raised."""
+
+    def __init__(self, context: Any, url: str) -> None:
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url)

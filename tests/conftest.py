@@ -13,6 +13,9 @@ from tests.helpers import built
 
 os.environ.setdefault("CARDSMITH_CACHE", tempfile.mkdtemp(prefix="cardsmith-test-cache-"))
 
+# the headless browser (tests/browser.py): one Chromium per session for every module that opens pages
+pytest_plugins = ["tests.browser"]
+
 
 @pytest.fixture(scope="session")
 def sakura() -> BuildResult:

@@ -20,7 +20,7 @@ from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.saves import ReplayAgents, read_save
 from cardsmith.runtime.session import new_game, play
-from tests.browser import browser  # noqa: F401 - the session's headless Chromium (a fixture)
+from tests.browser import Watched
 from tests.test_runtime import GAME_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,15 +204,11 @@ def test_the_template_knows_no_game() -> None:
 
 # ---- in headless Chromium ----
 
-class Opened:
-    """A page of the browser with every console error and page error it raised."""
+class Opened(Watched):
+    """A replay page opened at a step (`#step=N`), once its board is drawn."""
 
     def __init__(self, context: Any, path: Path, hash: str = "") -> None:
-        self.page = context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(path.resolve().as_uri() + hash)
+        super().__init__(context, path.resolve().as_uri() + hash)
         self.page.wait_for_selector("#board section")
 
     @property
@@ -232,7 +228,7 @@ class Opened:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_page_steps_through_the_game(replays: dict[str, Replay], browser: Any, game: str) -> None:  # noqa: F811
+def test_the_page_steps_through_the_game(replays: dict[str, Replay], browser: Any, game: str) -> None:
     replay = replays[game]
     data = replay.data
     steps, last = data["steps"], len(data["steps"]) - 1
@@ -287,7 +283,7 @@ def test_the_page_steps_through_the_game(replays: dict[str, Replay], browser: An
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_a_step_in_the_url_opens_there(replays: dict[str, Replay], browser: Any, game: str) -> None:  # noqa: F811
+def test_a_step_in_the_url_opens_there(replays: dict[str, Replay], browser: Any, game: str) -> None:
     replay = replays[game]
     steps = replay.data["steps"]
     middle = len(steps) // 2
@@ -314,7 +310,7 @@ def test_a_step_in_the_url_opens_there(replays: dict[str, Replay], browser: Any,
         opened.page.close()
 
 
-def test_a_seats_page_in_the_browser(replays: dict[str, Replay], browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_seats_page_in_the_browser(replays: dict[str, Replay], browser: Any, tmp_path: Path) -> None:
     replay = replays["sakura"]
     page = write_page("sakura", replay.save, tmp_path / "p2.html", "--seat", "2")
     data = page_data(page.read_text("utf-8"))
