@@ -185,7 +185,7 @@ def describe(checked: Checked, vocab: Vocabulary, book: TextBook, name: str, lan
             choices.append(Choice(field, flabel, "set",
                                   tuple(word(w, _index(info.choices, w)) for w in value)))
         elif info.type in NUMBER_TYPES:
-            text = _number_text(value)
+            text = number_text(value)
             if text is not None:
                 numbers.append(Number(field, flabel, _short(flabel), info.type, text))
         elif info.type == "bool" and value is True:
@@ -215,7 +215,7 @@ def _index(choices: Sequence[str], word: str) -> int:
     return choices.index(word) if word in choices else len(choices)
 
 
-def _number_text(value: Any) -> str | None:
+def number_text(value: Any) -> str | None:
     """A number field's value as printed: 3, 3/1, -/1, {2/1}, 3-4, 1-2,5."""
     if isinstance(value, bool):
         return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -86,26 +87,33 @@ def template_folders(checked: Checked, library: Path) -> list[Path]:
 
 
 def load_templates(folders: Sequence[Path], language: str) -> Templates:
-    """The templates of one language from these folders, the first folder's macros winning."""
+    """The templates of one language from these folders, the first folder's macros winning.
+    Compiled once per process for the same files unchanged (their sizes and times)."""
+    files: list[tuple[int, Path, int, int]] = []
+    for i, folder in enumerate(folders):
+        # a folder's phrasing may be split over parts (`ja.oboro.j2`), read before its `ja.j2`
+        for path in sorted(folder.glob(f"{language}.*.j2")) + [folder / f"{language}.j2"]:
+            if path.is_file():
+                stat = path.stat()
+                files.append((i, path, stat.st_mtime_ns, stat.st_size))
+    if not files:
+        raise TextTemplateError(f"no card-text template for the language {language} in "
+                                + ", ".join(str(f) for f in folders))
+    return _compiled(tuple(folders), language, tuple(files))
+
+
+@lru_cache(maxsize=32)
+def _compiled(folders: tuple[Path, ...], language: str, files: tuple[tuple[int, Path, int, int], ...]) -> Templates:
     env = ImmutableSandboxedEnvironment(
         loader=PrefixLoader({str(i): FileSystemLoader(str(f)) for i, f in enumerate(folders)}),
         undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
-    modules, names = [], []
-    for i, folder in enumerate(folders):
-        # a folder's phrasing may be split over parts (`ja.oboro.j2`), read before its `ja.j2`
-        parts = sorted(folder.glob(f"{language}.*.j2")) + [folder / f"{language}.j2"]
-        for path in parts:
-            if not path.is_file():
-                continue
-            try:
-                modules.append(env.get_template(f"{i}/{path.name}").module)
-            except TemplateError as err:
-                raise TextTemplateError(f"{path}: {err}") from None
-            names.append(str(path))
-    if not modules:
-        raise TextTemplateError(f"no card-text template for the language {language} in "
-                                + ", ".join(str(f) for f in folders))
-    return Templates(language, modules, names)
+    modules = []
+    for i, path, _, _ in files:
+        try:
+            modules.append(env.get_template(f"{i}/{path.name}").module)
+        except TemplateError as err:
+            raise TextTemplateError(f"{path}: {err}") from None
+    return Templates(language, modules, [str(path) for _, path, _, _ in files])
 
 
 class CardWriter:
@@ -252,7 +260,10 @@ class CardWriter:
 
     def st_If(self, st: s.If) -> str:
         branches = [(self.cond(c), self.scoped(self.stmts, body)) for c, body in st.branches]
-        return self.t("branches", branches, self.scoped(self.stmts, st.orelse) if st.orelse else "")
+        orelse = self.scoped(self.stmts, st.orelse) if st.orelse else ""
+        if not orelse and not any(text for _, text in branches):
+            return ""  # nothing a reader sees happens (only a log line, say)
+        return self.t("branches", branches, orelse)
 
     def st_For(self, st: s.For) -> str:
         items = self.expr(st.iterable)

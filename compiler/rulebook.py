@@ -12,12 +12,13 @@ numbers inside its chapter ("§3-2")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import syntax as s
-from .card_face import card_face
+from .card_face import card_face, number_text
 from .card_text import CardWriter, TextBook, load_templates, template_folders
 from .checked import Checked
 from .decisions import decisions
@@ -200,13 +201,20 @@ class _Builder:
             for i, name in enumerate(params):
                 kind = (types[i] if i < len(types) else None) or "value"
                 nth[kind] = nth.get(kind, 0) + 1
-                w.locals[-1][name] = w.t("param", kind, nth[kind])
-            return w.stmts(body)
+                named = f"local_{name}"  # an untyped parameter the game words by its name (`atk`)
+                w.locals[-1][name] = (w.t(named) if kind == "value" and w.t.has(named)
+                                      else w.t("param", kind, nth[kind]))
+            return self.settled(w.stmts(body))
         finally:
             w.locals.pop()
 
     def expr(self, e: s.Expr) -> str:
-        return self.writer.expr(e)
+        return self.settled(self.writer.expr(e))
+
+    def settled(self, text: str) -> str:
+        """Written text as a rule says it: the template's `rule` macro words what a card's text
+        leaves to its context (the attack, the player's choice)."""
+        return self.writer.t("rule", text) if text else text
 
     # ---- the whole book ----
 
@@ -250,17 +258,24 @@ class _Builder:
         sym = self.sym
         procs = sorted(((n, p) for n, p in sym.procedures.items() if self.home(p) is None and p.labels.section),
                        key=lambda np: (section_key(np[1].labels.section), not any(st.ident for st in np[1].steps)))
+        # the state checks, triggers and standing actions of the rules that carry a number stand
+        # among the procedures (a check first where both have the same number)
+        Make = Callable[[str | None, str], Rule]
+        numbered: list[tuple[str, int, str, Make]] = [
+            (str(proc.labels.section), 1, name, partial(self.procedure, name, proc))
+            for name, proc in procs]
+        numbered += [(str(item.labels.section), 0, f"{kind}{i}", partial(self.effect, kind, item))
+                     for i, (kind, item) in enumerate(self.core_effects()) if item.labels.section]
+        numbered.sort(key=lambda entry: (section_key(entry[0]), entry[1]))
         chapters: dict[str, Chapter] = {}
         seen_numbers: dict[str, Rule] = {}
-        for name, proc in procs:
-            section = str(proc.labels.section)
+        for section, _, slug, make in numbered:
             top = re.split(r"[-.]", section)[0]
             chapter = chapters.get(top)
             if chapter is None:
                 chapter = chapters[top] = Chapter(f"ch{_slug(top)}", top, "")
             first = seen_numbers.get(section)
-            rule = self.procedure(name, proc, None if first else section, f"r{_slug(section)}" if not first
-                                  else f"r{_slug(section)}-{_slug(name)}")
+            rule = make(None if first else section, f"r{_slug(section)}" if not first else f"r{_slug(section)}-{_slug(slug)}")
             if first is None:
                 seen_numbers[section] = rule
                 chapter.rules.append(rule)
@@ -331,6 +346,9 @@ class _Builder:
             for j, (pname, proc) in enumerate(sorted(beside, key=lambda np: section_key(np[1].labels.section))):
                 sec = proc.labels.section
                 chapter.rules.append(self.procedure(pname, proc, sec, f"{key}-p{j}", f"§{sec}" if sec else None))
+            for j, (kind, item) in enumerate(self.core_effects(name)):
+                sec = item.labels.section
+                chapter.rules.append(self.effect(kind, item, f"§{sec}" if sec else None, f"{key}-{kind}{j}"))
             chapter.rules[:0] = [Rule(None, f"{key}-d{i}", self.words.decision, [d.text])
                                  for i, d in enumerate(self.decisions) if d.addendum == name and d.procedure is None]
             chapters.append(chapter)
@@ -396,7 +414,7 @@ class _Builder:
 
     def trigger(self, trig: s.Trigger, shown: str | None, anchor: str) -> Rule:
         title = self.label(trig.labels, "")
-        text = self.doc(trig.labels) or self.writer.scoped(self.writer.trigger, trig)
+        text = self.doc(trig.labels) or self.settled(self.writer.scoped(self.writer.trigger, trig))
         return Rule(shown, anchor, title or text[:40], [text])
 
     def declaration(self, item: s.Simple | s.Value | s.Keyword | s.Timing | s.Event) -> str:
@@ -413,20 +431,26 @@ class _Builder:
 
     # ---- rule effects and other rules ----
 
-    def effects_chapter(self) -> list[Chapter]:
+    def core_effects(self, home: str | None = None) -> list[tuple[str, s.Trigger | s.Check | s.Action]]:
+        """The triggers, state checks and standing actions outside any addendum block: the game's
+        own rules, or (given an addendum) those declared in that addendum's file beside it."""
         sym = self.sym
-        rules = []
-        for i, (trig, add) in enumerate(sym.triggers):
-            if add is None:
-                rules.append(self.trigger(trig, trig.labels.section, f"e-t{i}"))
-        for i, (chk, add) in enumerate(sym.checks):
-            if add is None:
-                rules.append(Rule(chk.labels.section, f"e-c{i}", self.label(chk.labels, ""),
-                                  [t for t in [self.doc(chk.labels) or self.prose(chk.body)] if t]))
-        for i, (act, add) in enumerate(sym.actions):
-            if add is None:
-                rules.append(Rule(act.labels.section, f"e-a{i}", self.label(act.labels, ""),
-                                  [t for t in [self.doc(act.labels) or self.prose(act.body)] if t]))
+        found: list[tuple[str, s.Trigger | s.Check | s.Action]] = []
+        for kind, items in (("t", sym.triggers), ("c", sym.checks), ("a", sym.actions)):
+            found += [(kind, item) for item, add in items if add is None and self.home(item) == home]
+        return found
+
+    def effect(self, kind: str, item: s.Trigger | s.Check | s.Action, number: str | None, anchor: str) -> Rule:
+        """A trigger, state check or standing action as a rule."""
+        if isinstance(item, s.Trigger):
+            return self.trigger(item, number, anchor)
+        return Rule(number, anchor, self.label(item.labels, ""),
+                    [t for t in [self.doc(item.labels) or self.prose(item.body)] if t])
+
+    def effects_chapter(self) -> list[Chapter]:
+        """The game's effects that carry no number, in a chapter of their own."""
+        rules = [self.effect(kind, item, None, f"e-{kind}{i}")
+                 for i, (kind, item) in enumerate(self.core_effects()) if not item.labels.section]
         return [Chapter("effects", None, self.words.effects, [], rules)] if rules else []
 
     def other_chapter(self) -> list[Chapter]:
@@ -537,8 +561,8 @@ class _Builder:
             if props.get("fixture"):
                 continue
             owner = str(props.get(owner_field, "")) if owner_field else ""
-            shown_numbers = [(self.label(sym.fields[n].decl.labels, n), _number_text(props[n]))
-                             for n in numbers if props.get(n) not in (None, 0, ()) and n in props]
+            shown_numbers = [(self.label(sym.fields[n].decl.labels, n), text) for n in numbers
+                             if props.get(n) not in (None, 0, ()) and (text := number_text(props[n])) is not None]
             kind_words = [self.writer.word(str(w)) for n in kinds if props.get(n)
                           for w in (props[n] if isinstance(props[n], tuple) else (props[n],))]
             texts = self.book.texts(name)
@@ -593,15 +617,6 @@ def _chapter_titles(sym: Symbols, language: str, own: str) -> dict[str, str]:
                 chosen = text.text
         titles[number] = chosen or default
     return titles
-
-
-def _number_text(value: object) -> str:
-    if isinstance(value, tuple) and value and all(isinstance(v, int) for v in value):
-        values = list(value)
-        if values == list(range(values[0], values[-1] + 1)):
-            return f"{values[0]}-{values[-1]}" if len(values) > 1 else str(values[0])
-        return ",".join(str(v) for v in values)
-    return str(value)
 
 
 def rulebook(checked: Checked, language: str | None = None, faces: bool = False) -> Rulebook:

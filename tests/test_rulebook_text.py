@@ -12,14 +12,16 @@ from pathlib import Path
 import pytest
 
 from cardsmith.compiler.builtins import BUILTINS
+from cardsmith.compiler.card_text import load_templates, template_folders
 from cardsmith.compiler.check_expr import OBJ_ATTRS, PLAYER_ATTRS, ZONE_ATTRS
+from cardsmith.compiler.checked import Checked
+from cardsmith.compiler.library import library_root
 from cardsmith.compiler.load import bundled_games
 from cardsmith.compiler.rulebook import Rule, Rulebook, rulebook
 from tests.helpers import build_text, built
 
 ENGINE = {
     "identifier": re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*_[a-z0-9_]+"),
-    "call by name": re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9_]*[(（]"),
     # a Python value, not a word of a phrase ("False testimony", "None of them")
     "Python value": re.compile(r"(?<![A-Za-z] )\b(True|False|None)\b(?! [a-z])"),
     "template mark": re.compile(r"«[^»]*»"),
@@ -54,18 +56,31 @@ def player_facing(book: Rulebook) -> Iterator[tuple[str, str]]:
         for c in g.cards:
             yield f"card {c.name}", c.text
             yield f"card {c.name}", c.kinds
-            for label, _ in c.numbers:
+            for label, value in c.numbers:
                 yield f"card {c.name}", label
+                yield f"card {c.name}", value
     for d in book.decisions:
         yield "decisions", d
 
 
-def engine_words(book: Rulebook) -> dict[str, list[tuple[str, str]]]:
+CALL = re.compile(r"(?<![A-Za-z0-9])([a-z][a-z0-9_]*)[(（]")
+
+
+def engine_words(book: Rulebook, checked: Checked | None = None) -> dict[str, list[tuple[str, str]]]:
+    """What engine names the book shows, by kind. A call by name is something callable (a built-in,
+    or a procedure or value of the game when it is given) written as `name(`; a word of the game
+    before a bracket is not one (EAT/PAINT's own 'cost（INK）')."""
+    callable_names = set(BUILTINS)
+    if checked is not None:
+        callable_names |= {*checked.symbols.procedures, *checked.symbols.values}
     found: dict[str, list[tuple[str, str]]] = {}
     for where, text in player_facing(book):
         for kind, pattern in ENGINE.items():
             for m in pattern.finditer(text or ""):
                 found.setdefault(kind, []).append((where, m.group(0)))
+        for m in CALL.finditer(text or ""):
+            if m.group(1) in callable_names:
+                found.setdefault("call by name", []).append((where, m.group(0)))
     return found
 
 
@@ -74,7 +89,7 @@ def test_no_engine_names_in_any_edition(game: str) -> None:
     checked = built(game).checked
     assert checked is not None
     for language in rulebook(checked).languages:
-        found = engine_words(rulebook(checked, language))
+        found = engine_words(rulebook(checked, language), checked)
         assert not found, (language, {k: (len(v), v[:6]) for k, v in found.items()})
 
 
@@ -98,5 +113,23 @@ def test_a_builtin_call_reads_as_words() -> None:
                         '            move 1 chip from bank to seat(0).purse\n', with_mini=True)
     assert result.checked is not None, [str(d) for d in result.diagnostics]
     for language in ("zh", "en", "ja"):
-        found = engine_words(rulebook(result.checked, language))
+        found = engine_words(rulebook(result.checked, language), result.checked)
         assert not found, (language, found)
+
+
+@pytest.mark.parametrize("game", bundled_games())
+def test_the_gallery_names_card_kinds_in_each_edition(game: str) -> None:
+    """A card's type words are phrased by the edition (a `word_NAME` macro), never shown as a
+    field's raw value (`attack`, `ink_red`); a value written in the game's own language may
+    stand for itself in that edition only."""
+    checked = built(game).checked
+    assert checked is not None
+    own = rulebook(checked).language
+    folders = template_folders(checked, library_root())
+    for language in rulebook(checked).languages:
+        templates = load_templates(folders, language)
+        used = {str(w) for props in checked.card_props.values() for n in checked.symbols.fields
+                if checked.symbols.fields[n].type in ("enum", "set") and props.get(n)
+                for w in (props[n] if isinstance(props[n], tuple) else (props[n],))}
+        unphrased = {w for w in used if not templates.has(f"word_{w}") and (w.isascii() or language != own)}
+        assert not unphrased, (language, sorted(unphrased))
