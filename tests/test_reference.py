@@ -88,3 +88,15 @@ def _all(rules):  # type: ignore[no-untyped-def]
     for r in rules:
         yield r
         yield from _all(r.steps)
+
+
+def test_every_public_ruling_is_a_worked_example_under_the_core_rule_it_rules_on(sakura: BuildResult) -> None:
+    """A judge answers the public rulings (../shared/rules/rulings.md) from the reference: each
+    ruling's scenario stands as an example under the numbered core rule it concerns."""
+    assert sakura.checked is not None
+    book = rulebook(sakura.checked, "en")
+    placed = {e.title.split()[0] for ch in book.chapters if ch.key.startswith("ch")
+              for r in _all(ch.rules) if r.number for e in r.examples}
+    rulings = {(s.labels.default or "").split()[0] for name, s in sakura.checked.symbols.scenarios.items()
+               if re.fullmatch(r"r\d+_.+", name)}
+    assert len(rulings) >= 18 and not rulings - placed, sorted(rulings - placed)
