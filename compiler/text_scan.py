@@ -141,6 +141,8 @@ class Scanner:
                 for k in range(m.start(), m.end()):
                     taken[k] = True
         for name, ident in self.timing_names:
+            if name not in flat:  # most names are in no text: no pattern to run
+                continue
             for m in re.finditer(rf"(?<![A-Za-z]){re.escape(name)}\s*:", flat):
                 if not any(taken[m.start():m.end()]) and _SENTENCE_START.search(flat[:m.start()]) \
                         and not any(a < m.start() < b for a, b in quoted):
@@ -150,15 +152,21 @@ class Scanner:
             if ident is not None:
                 take(a + 1, b, Fact.CARD, ident)
         for name, ident in self.long_cards:
+            if name not in flat:
+                continue
             for m in re.finditer(re.escape(name), flat):
                 if not any(taken[m.start():m.end()]):
                     take(m.start(), m.end(), Fact.CARD, ident)
         for name in self.zone_names:  # a keyword inside a longer declared name is not the keyword
+            if name not in flat:
+                continue
             for m in re.finditer(re.escape(name), flat):
                 if not any(taken[m.start():m.end()]):
                     for k in range(m.start(), m.end()):
                         taken[k] = True
         for name, ident, latin in self.keywords:
+            if name not in flat:
+                continue
             spelt = rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])" if latin else re.escape(name)
             for m in re.finditer(spelt, flat):
                 if not any(taken[m.start():m.end()]):
