@@ -5,13 +5,14 @@ in the other language; screenshots of the main pages go to out/test-artifacts/."
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cardsmith.compiler.load import bundled_games
-from cardsmith.compiler.rulebook import rulebook
+from cardsmith.compiler.rulebook import CardEntry, rulebook
 from cardsmith.compiler.site import write_site
 from tests.browser import Watched
 from tests.helpers import built
@@ -27,6 +28,14 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     assert checked is not None
     write_site(checked, out)
     return request.param, out
+
+
+@cache
+def _cards(game: str, language: str) -> list[CardEntry]:
+    """The cards of one edition's gallery (each edition's book built once for the module)."""
+    checked = built(game).checked
+    assert checked is not None
+    return [c for g in rulebook(checked, language).groups for c in g.cards]
 
 
 def _editions(out: Path) -> list[Path]:
@@ -54,8 +63,7 @@ def test_every_page_of_every_edition_loads_without_an_error(site: tuple[str, Pat
 def test_the_gallery_draws_every_cards_face(site: tuple[str, Path], browser: Any) -> None:
     game, out = site
     for edition in _editions(out):
-        book = rulebook(built(game).checked, edition.name)  # type: ignore[arg-type]
-        cards = sum(len(g.cards) for g in book.groups)
+        cards = len(_cards(game, edition.name))
         opened = Watched(browser, (edition / "cards.html").as_uri())
         try:
             faces = opened.page.locator("article.card .face svg")
@@ -70,8 +78,7 @@ def test_the_gallery_draws_every_cards_face(site: tuple[str, Path], browser: Any
 def test_search_finds_a_card_by_each_of_its_names_and_enter_opens_it(site: tuple[str, Path], browser: Any) -> None:
     game, out = site
     for edition in _editions(out):
-        book = rulebook(built(game).checked, edition.name)  # type: ignore[arg-type]
-        cards = [c for g in book.groups for c in g.cards]
+        cards = _cards(game, edition.name)
         step = max(1, len(cards) // CARDS_SEARCHED)
         opened = Watched(browser, (edition / "index.html").as_uri())
         try:
