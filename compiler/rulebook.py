@@ -515,7 +515,9 @@ class _Builder:
             tables = [addenda.get(hosted[c], {}) for c in seated if c in hosted] + [core]
             target = _target(scen.labels.section, name, tables)
             if target is not None:
-                checks = [st.message for st in s.walk(scen.blocks) if isinstance(st, s.Expect) and st.message]
+                expects = sorted((st for st in s.walk(scen.blocks) if isinstance(st, s.Expect) and st.message),
+                                 key=lambda st: (st.span.line, st.span.col))
+                checks = [st.message for st in expects if st.message]
                 target.examples.append(Example(self.label(scen.labels, ""), checks))
 
     # ---- glossary ----

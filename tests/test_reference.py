@@ -100,3 +100,6 @@ def test_every_public_ruling_is_a_worked_example_under_the_core_rule_it_rules_on
     rulings = {(s.labels.default or "").split()[0] for name, s in sakura.checked.symbols.scenarios.items()
                if re.fullmatch(r"r\d+_.+", name)}
     assert len(rulings) >= 18 and not rulings - placed, sorted(rulings - placed)
+    r15 = next(e for ch in book.chapters for r in _all(ch.rules) for e in r.examples if e.title.startswith("R15"))
+    assert r15.checks[0] == "O's single aura crystal was taken"  # what it checks, in the order it checks it
+    assert r15.checks[-1] == "life damage goes to O's own flare"
