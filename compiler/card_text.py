@@ -116,6 +116,11 @@ def _compiled(folders: tuple[Path, ...], language: str, files: tuple[tuple[int, 
     return Templates(language, modules, [str(path) for _, path, _, _ in files])
 
 
+_MAKERS = frozenset({"new_object", "new_card"})  # built-ins whose value is something they make
+_ACTIONS = (s.Move, s.Put, s.Emit, s.Modify, s.Forbid, s.Reveal, s.Shuffle, s.Pick, s.NumberChoice, s.Ask,
+            s.Menu, s.End)  # statements and choices that change or ask something
+
+
 class CardWriter:
     """Writes the text of a game's cards in one language."""
 
@@ -126,6 +131,8 @@ class CardWriter:
         self.t = templates
         self.lang = templates.language
         self.locals: list[dict[str, str]] = [{}]
+        self.reassigned: set[str] = set()  # locals given a new value in the body being written
+        self._acting: dict[str, bool] = {}  # procedure -> whether calling it does something
         self.timing = ""  # the timing of the block being written
         self.called: set[str] = set()  # the procedures the text written so far calls (for cross-references)
 
@@ -184,7 +191,14 @@ class CardWriter:
     # ---- statements ----
 
     def stmts(self, body: Iterable[s.Stmt]) -> str:
-        return self.t("sequence", [text for text in (self.stmt(st) for st in body) if text])
+        body = tuple(body)
+        outer = self.reassigned
+        self.reassigned = outer | {st.target.ident for st in s.walk(body)
+                                   if isinstance(st, (s.Assign, s.AugAssign)) and isinstance(st.target, s.Name)}
+        try:
+            return self.t("sequence", [text for text in (self.stmt(st) for st in body) if text])
+        finally:
+            self.reassigned = outer
 
     def stmt(self, st: s.Stmt) -> str:
         method: Callable[[Any], str] = getattr(self, f"st_{type(st).__name__}")
@@ -197,8 +211,32 @@ class CardWriter:
             return self.choice(value)
         if isinstance(value, s.Move):
             return self.st_Move(value)
+        # a counted-up local, or (in a rule's prose) one whose value is made by doing something, is
+        # named where it is read and its value said once; a card's templates fold the rest
+        if st.name in self.reassigned or not self.timing and self._acts(value):
+            named = self.locals[-1][st.name] = self.local_by_name(st.name)
+            empty = isinstance(value, s.NoneLit) or isinstance(value, s.ListLit) and not value.items
+            return "" if empty else self.t("assign", named, self.expr(value))
         self.locals[-1][st.name] = self.expr(value)
         return ""
+
+    def _acts(self, value: object) -> bool:
+        """Whether working a value out does something (makes an object, moves, asks, emits, or
+        calls a procedure that does): said in place of each use, it would read as done again."""
+        if not (isinstance(value, s.Call) and isinstance(value.func, s.Name)):
+            return False
+        name = value.func.ident
+        if name in _MAKERS:
+            return True
+        proc = self.sym.procedures.get(name)
+        if proc is None:
+            return False
+        if name not in self._acting:
+            self._acting[name] = False  # a procedure calling itself is judged by the rest of its body
+            self._acting[name] = any(
+                isinstance(n, _ACTIONS) or isinstance(n, (s.Assign, s.AugAssign)) and not isinstance(n.target, s.Name)
+                or self._acts(n) for n in s.walk(proc.steps))
+        return self._acting[name]
 
     def st_Assign(self, st: s.Assign) -> str:
         return self.t("assign", self.expr(st.target), self.expr(st.value))
@@ -246,8 +284,10 @@ class CardWriter:
             return self.t("stop")
         if isinstance(st.value, (s.Pick, s.NumberChoice, s.Ask)):
             return self.choice(st.value)
+        if not self.timing:  # a rule's procedure: what it works out
+            return self.t("answer", self.expr(st.value))
         specific = f"result_{self.timing}"
-        return self.t(specific if self.timing and self.t.has(specific) else "result", self.expr(st.value))
+        return self.t(specific if self.t.has(specific) else "result", self.expr(st.value))
 
     def st_End(self, st: s.End) -> str:
         return self.t("end", st.kind, self.expr(st.player))
@@ -406,6 +446,10 @@ class CardWriter:
         for scope in reversed(self.locals):
             if name in scope:
                 return scope[name]
+        return self.local_by_name(name)
+
+    def local_by_name(self, name: str) -> str:
+        """A local by its name: the game's `local_NAME` phrase, else the generic one."""
         specific = f"local_{name}"
         return self.t(specific) if self.t.has(specific) else self.t("local", name)
 

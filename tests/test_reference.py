@@ -103,3 +103,21 @@ def test_every_public_ruling_is_a_worked_example_under_the_core_rule_it_rules_on
     r15 = next(e for ch in book.chapters for r in _all(ch.rules) for e in r.examples if e.title.startswith("R15"))
     assert r15.checks[0] == "O's single aura crystal was taken"  # what it checks, in the order it checks it
     assert r15.checks[-1] == "life damage goes to O's own flare"
+
+
+def test_a_variable_is_named_where_it_is_read_not_replaced_by_its_first_value() -> None:
+    """`let n = 0` counted up in a loop reads as the variable (the library's generic 'n' here),
+    never as '0 increases by 1'; a variable that starts empty says nothing of its start."""
+    from tests.helpers import build_text
+    text = ('procedure chips_held "持有的筹码" section 98:\n'
+            '    let n = 0\n    for q in players():\n        n += count(q.purse)\n    return n\n'
+            'procedure first_rich "第一位有筹码的玩家" section 99:\n'
+            '    let who = none\n    for q in players():\n        if who == none and count(q.purse) > 0:\n'
+            '            who = q\n    return who\n')
+    result = build_text(text)
+    assert result.ok and result.checked is not None, result.diagnostics
+    zh = render_reference(result.checked, "zh")
+    held = zh.split("### 98 持有的筹码")[1].split("\n#")[0]
+    assert "n变为0" in held and "n增加" in held and "0增加" not in held and "结果为n" in held
+    rich = zh.split("### 99 第一位有筹码的玩家")[1].split("\n#")[0]
+    assert "who变为" in rich and "无变为" not in rich and "who为无" in rich
