@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench browser clean
+.PHONY: run test soak lint bench browser clean
 
 # setuptools' notice about editable installs is silenced: it warns of a folder named like the
 # package, and here that folder is the package.
@@ -19,6 +19,12 @@ run: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n auto
+
+# The long soaks: many more random games of every game and more fuzzing examples than
+# `make test` plays (it keeps to a few minutes on two cores).
+soak: $(STAMP)
+	CARDSMITH_RANDOM_GAMES=2000 CARDSMITH_FUZZ_SCALE=5 $(BIN)/python -m pytest -n auto \
+	    tests/test_sakura_games.py tests/test_eatpaint.py tests/test_ccs.py tests/test_fuzz.py
 
 # Headless Chromium for the browser tests (tests/browser.py drives it with Playwright): Debian's
 # `chromium`, with fonts-noto-cjk so Chinese and Japanese pages are legible in the screenshots,

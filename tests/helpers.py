@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 from cardsmith.compiler.checked import Checked
@@ -10,6 +11,9 @@ from cardsmith.compiler.load import BuildResult, build_game, build_sources
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import GameResult, new_game, play
+
+# random games per game in `make test`; `make soak` plays many more (CARDSMITH_RANDOM_GAMES)
+RANDOM_GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "300"))
 
 MINI_GAME = '''
 game mini "迷你":

@@ -6,7 +6,6 @@ test_scenarios.py."""
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
@@ -22,10 +21,10 @@ from cardsmith.runtime.agents import ActiveAgent, ChoiceRequest
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.session import agent_seed, new_game, play
-from tests.helpers import Bundled, assert_replays_exactly, play_to_the_end
+from tests.helpers import RANDOM_GAMES, Bundled, assert_replays_exactly, play_to_the_end
 
 CCS = Bundled("ccs")
-GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "1000"))
+GAMES = RANDOM_GAMES
 TABLES = (2, 4, 10)
 SEED_TEXT = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "004_a6199732d998d497.txt"
 ADULTS = {"fujitaka", "nadeshiko", "sonomi", "terada", "yelan", "masaki"}

@@ -3,17 +3,16 @@ component list (decks and copy counts), invented cards marked, and the rule refe
 
 from __future__ import annotations
 
-import os
 import re
 import time
 
 from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game
-from tests.helpers import Bundled, assert_replays_exactly, play_to_the_end
+from tests.helpers import RANDOM_GAMES, Bundled, assert_replays_exactly, play_to_the_end
 
 EATPAINT = Bundled("eatpaint")
-GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "1000"))
+GAMES = RANDOM_GAMES
 
 DRAGONS = ["sabier", "himelia"]
 MAGICIANS = ["aika", "leo"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
@@ -12,9 +11,9 @@ from cardsmith.runtime.game import Game
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import new_game
 from cardsmith.runtime.table import legal_picks
-from tests.helpers import assert_replays_exactly, play_to_the_end
+from tests.helpers import RANDOM_GAMES, assert_replays_exactly, play_to_the_end
 
-GAMES = int(os.environ.get("CARDSMITH_RANDOM_GAMES", "1000"))
+GAMES = RANDOM_GAMES
 CRYSTALS_AT_SETUP = 36
 
 

@@ -14,6 +14,7 @@ import pytest
 from cardsmith.compiler.load import bundled_games
 from cardsmith.compiler.rulebook import CardEntry, rulebook
 from cardsmith.compiler.site import write_site
+from cardsmith.compiler.vocabulary import vocabulary
 from tests.browser import Watched
 from tests.helpers import built
 
@@ -46,6 +47,8 @@ def test_every_page_of_every_edition_loads_without_an_error(site: tuple[str, Pat
     game, out = site
     opened = Watched(browser, (out / "index.html").as_uri())
     try:
+        own = vocabulary(built(game).checked).language  # type: ignore[arg-type]
+        opened.page.wait_for_url(f"**/{own}/index.html")  # the landing page leads to the game's own edition
         for edition in _editions(out):
             for path in sorted(edition.glob("*.html")):
                 opened.errors.clear()
