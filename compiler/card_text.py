@@ -116,7 +116,7 @@ def _compiled(folders: tuple[Path, ...], language: str, files: tuple[tuple[int, 
     return Templates(language, modules, [str(path) for _, path, _, _ in files])
 
 
-_MAKERS = frozenset({"new_object", "new_card"})  # built-ins whose value is something they make
+MAKERS = frozenset({"new_object", "new_card"})  # built-ins whose value is something they make
 _ACTIONS = (s.Move, s.Put, s.Emit, s.Modify, s.Forbid, s.Reveal, s.Shuffle, s.Pick, s.NumberChoice, s.Ask,
             s.Menu, s.End)  # statements and choices that change or ask something
 
@@ -132,6 +132,8 @@ class CardWriter:
         self.lang = templates.language
         self.locals: list[dict[str, str]] = [{}]
         self.reassigned: set[str] = set()  # locals given a new value in the body being written
+        self.announced: set[str] = set()  # locals later steps read: said once, by a name
+        self.letters: dict[str, str] = {}  # locals named by a letter (X, Y…) in the text being written
         self._acting: dict[str, bool] = {}  # procedure -> whether calling it does something
         self.timing = ""  # the timing of the block being written
         self.called: set[str] = set()  # the procedures the text written so far calls (for cross-references)
@@ -142,6 +144,7 @@ class CardWriter:
         """The card's text: its keywords, then each block and trigger under its timing."""
         card = self.sym.cards[name]
         props = self.c.card_props.get(name, {})
+        self.letters = {}
         keywords = [self.vocab.label(Term.KEYWORD, n, self.lang) for n, f in self.sym.fields.items()
                     if f.keyword and props.get(n) is True]
         parts = []
@@ -211,14 +214,25 @@ class CardWriter:
             return self.choice(value)
         if isinstance(value, s.Move):
             return self.st_Move(value)
-        # a counted-up local, or (in a rule's prose) one whose value is made by doing something, is
-        # named where it is read and its value said once; a card's templates fold the rest
-        if st.name in self.reassigned or not self.timing and self._acts(value):
-            named = self.locals[-1][st.name] = self.local_by_name(st.name)
+        # a counted-up local, one later steps read, or (in a rule's prose) one whose value is made by
+        # doing something, is named where it is read and its value said once; a card's templates
+        # fold the rest
+        if st.name in self.reassigned or st.name in self.announced or not self.timing and self._acts(value):
+            named = self.locals[-1][st.name] = self.variable(st.name)
             empty = isinstance(value, s.NoneLit) or isinstance(value, s.ListLit) and not value.items
-            return "" if empty else self.t("assign", named, self.expr(value))
+            return "" if empty else self.t("named", named, self.expr(value))
         self.locals[-1][st.name] = self.expr(value)
         return ""
+
+    def variable(self, name: str) -> str:
+        """A local said by a name: the game's `local_NAME` phrase, else the next letter (X, Y…)
+        of the text being written."""
+        specific = f"local_{name}"
+        if self.t.has(specific):
+            return self.t(specific)
+        if name not in self.letters:
+            self.letters[name] = self.t("variable", len(self.letters))
+        return self.letters[name]
 
     def _acts(self, value: object) -> bool:
         """Whether working a value out does something (makes an object, moves, asks, emits, or
@@ -226,7 +240,7 @@ class CardWriter:
         if not (isinstance(value, s.Call) and isinstance(value.func, s.Name)):
             return False
         name = value.func.ident
-        if name in _MAKERS:
+        if name in MAKERS:
             return True
         proc = self.sym.procedures.get(name)
         if proc is None:
@@ -311,13 +325,20 @@ class CardWriter:
 
     def _each(self, st: s.For, items: str) -> str:
         self.locals[-1][st.var] = self.t("each_item", items)
-        return self.t("each", items, self.stmts(st.body))
+        body = self.stmts(st.body)
+        return self.t("each", items, body) if body else ""
 
     def st_While(self, st: s.While) -> str:
-        return self.t("loop", self.cond(st.cond), self.scoped(self.stmts, st.body))
+        body = self.scoped(self.stmts, st.body)
+        if not body:
+            return ""
+        if isinstance(st.cond, s.BoolLit) and st.cond.value:  # until a step of the body stops it
+            return self.t("forever", body)
+        return self.t("loop", self.cond(st.cond), body)
 
     def st_Repeat(self, st: s.Repeat) -> str:
-        return self.t("repeat", self.expr(st.count), self.scoped(self.stmts, st.body))
+        body = self.scoped(self.stmts, st.body)
+        return self.t("repeat", self.expr(st.count), body) if body else ""
 
     def st_Menu(self, st: s.Menu) -> str:
         options = []
@@ -383,6 +404,11 @@ class CardWriter:
         timing = self.sym.timings.get(e.value)  # `has(c, "after_hit")` names a timing
         if timing is not None:
             return self._label(timing.labels, e.value)
+        if not e.value:
+            return self.t("empty_text")
+        for specific in (f"word_{e.value}", f"prop_{e.value}"):  # a text value a game names like its
+            if e.value.isidentifier() and self.t.has(specific):  # words; a built-in card property
+                return self.t(specific)
         return self.t("quoted", e.value)
 
     def ex_BoolLit(self, e: s.BoolLit) -> str:

@@ -27,6 +27,7 @@ class BookWords:
     in_force: str  # "In force when a player hosts {hosts}."
     always: str  # an addendum with no characters
     instead: str  # a step an addendum replaces
+    skipped: str  # what a replacement that does nothing a reader sees does to the step
     after: str  # what an addendum adds after a step
     option: str  # an option an addendum adds to a step's menu
     when: str  # "when {condition}"
@@ -58,7 +59,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         decisions="Decisions where the sources are unclear", decision="Decision", example="Example",
         checks="checks", see="see", step="{number} ({step})", addendum="Addendum {number}: {title}", addendum_unnumbered="Addendum: {title}",
         in_force="In force when a player hosts {hosts}.", always="Always in force.",
-        instead="instead of this step", after="after this step", option="one more choice in this step",
+        instead="instead of this step", skipped="the step is not carried out", after="after this step", option="one more choice in this step",
         when="when {condition}", effects="Effects of the rules", other_rules="Other rules",
         invented="invented", note="Note", unchecked="text not checked", deck="Deck list", copies="{count}×",
         names="Names", used_in="Used in", zone="zone", counter="counter", keyword="keyword", timing="timing",
@@ -68,7 +69,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         contents="目录", glossary="术语表", cards="卡牌", index="索引", decisions="来源不明确之处的决定",
         decision="决定", example="例", checks="检查", see="见", step="{number}（{step}）",
         addendum="追加规则 {number}：{title}", addendum_unnumbered="追加规则：{title}", in_force="当有玩家寄宿{hosts}时生效。", always="总是生效。",
-        instead="代替此步骤", after="在此步骤之后", option="此步骤中多一个选项", when="当{condition}时",
+        instead="代替此步骤", skipped="不进行此步骤", after="在此步骤之后", option="此步骤中多一个选项", when="当{condition}时",
         effects="规则的效果", other_rules="其他规则", invented="自创", note="注", unchecked="文字未检查",
         deck="牌组", copies="{count}张", names="名称", used_in="用于", zone="区域", counter="计数",
         keyword="关键字", timing="时机", token="指示物", term="术语", number="编号", search="搜索", language="语言"),
@@ -77,7 +78,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         contents="目錄", glossary="術語表", cards="卡牌", index="索引", decisions="來源不明確之處的決定",
         decision="決定", example="例", checks="檢查", see="見", step="{number}（{step}）",
         addendum="追加規則 {number}：{title}", addendum_unnumbered="追加規則：{title}", in_force="當有玩家寄宿{hosts}時生效。", always="總是生效。",
-        instead="代替此步驟", after="在此步驟之後", option="此步驟中多一個選項", when="當{condition}時",
+        instead="代替此步驟", skipped="不進行此步驟", after="在此步驟之後", option="此步驟中多一個選項", when="當{condition}時",
         effects="規則的效果", other_rules="其他規則", invented="自創", note="註", unchecked="文字未檢查",
         deck="牌組", copies="{count}張", names="名稱", used_in="用於", zone="區域", counter="計數",
         keyword="關鍵字", timing="時機", token="指示物", term="術語", number="編號", search="搜尋", language="語言"),
@@ -87,7 +88,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         contents="目次", glossary="用語集", cards="カード", index="索引", decisions="出典が不明確な箇所の決定",
         decision="決定", example="例", checks="確認", see="参照", step="{number}（{step}）",
         addendum="追加ルール {number}：{title}", addendum_unnumbered="追加ルール：{title}", in_force="プレイヤーが{hosts}を宿すときに有効。", always="常に有効。",
-        instead="この手順の代わりに", after="この手順の後に", option="この手順の選択肢がひとつ増える",
+        instead="この手順の代わりに", skipped="この手順は行わない", after="この手順の後に", option="この手順の選択肢がひとつ増える",
         when="{condition}とき", effects="ルールの効果", other_rules="その他のルール", invented="創作",
         note="注", unchecked="テキスト未検査", deck="デッキ", copies="{count}枚", names="名前", used_in="使用箇所",
         zone="領域", counter="カウンター", keyword="キーワード", timing="タイミング", token="トークン", term="用語",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import syntax as s
 from .card_face import card_face, number_text
-from .card_text import CardWriter, TextBook, load_templates, template_folders
+from .card_text import MAKERS, CardWriter, TextBook, load_templates, template_folders
 from .checked import Checked
 from .decisions import decisions
 from .library import library_root
@@ -175,6 +175,7 @@ class _Builder:
         self.book = TextBook(checked, self.vocab, self.folders)
         self.by_proc: dict[str, Ref] = {}  # procedure -> where it is written
         self.by_step: dict[tuple[str, str], Rule] = {}
+        self.letters_of: dict[str, dict[str, str]] = {}  # procedure -> the letters its text named locals by
         self.pages: dict[str, str] = {}
         self.uses: dict[tuple[str, str], list[Ref]] = {}  # (kind, name) -> rules that read it
         self.decisions = decisions(self.sym)
@@ -193,20 +194,43 @@ class _Builder:
     def doc(self, labels: s.Labels) -> str | None:
         return labels.doc(self.lang, self.vocab.language)
 
-    def prose(self, body: Iterable[s.Stmt], params: tuple[str, ...] = (), types: tuple[str | None, ...] = ()) -> str:
+    def prose(self, body: Iterable[s.Stmt], params: tuple[str, ...] = (), types: tuple[str | None, ...] = (),
+              scope: dict[str, str] | None = None) -> str:
+        """A body as sentences, its parameters named by their kind; the steps of one procedure
+        share a `scope`, so a name one step defines reads the same in the steps after it."""
         w = self.writer
-        w.locals.append({})
+        w.locals.append(scope if scope is not None else {})
         try:
             nth: dict[str, int] = {}
             for i, name in enumerate(params):
                 kind = (types[i] if i < len(types) else None) or "value"
                 nth[kind] = nth.get(kind, 0) + 1
                 named = f"local_{name}"  # an untyped parameter the game words by its name (`atk`)
-                w.locals[-1][name] = (w.t(named) if kind == "value" and w.t.has(named)
-                                      else w.t("param", kind, nth[kind]))
+                w.locals[-1].setdefault(name, w.t(named) if kind == "value" and w.t.has(named)
+                                        else w.t("param", kind, nth[kind]))
             return self.settled(w.stmts(body))
         finally:
             w.locals.pop()
+
+    def passed_on(self, name: str, proc: s.Procedure) -> set[str]:
+        """The names steps of a procedure define for the steps after them to read."""
+        steps = [st for st in proc.steps if st.ident]
+        passed: set[str] = set()
+        for i, st in enumerate(steps):
+            defined = self.c.step_names.get((name, st.ident), frozenset())
+            if defined:
+                passed |= defined & {n.ident for later in steps[i + 1:] for n in s.walk(later.body)
+                                     if isinstance(n, s.Name)}
+        return passed
+
+    def step_context(self, proc_name: str) -> dict[str, str]:
+        """Before writing what an addendum does to a step: the names the procedure's steps pass
+        on, said as the procedure's own text says them."""
+        w = self.writer
+        proc = self.sym.procedures.get(proc_name)
+        w.announced = self.passed_on(proc_name, proc) if proc is not None else set()
+        w.letters = dict(self.letters_of.get(proc_name, {}))
+        return {n: w.variable(n) for n in w.announced}
 
     def expr(self, e: s.Expr) -> str:
         return self.settled(self.writer.expr(e))
@@ -297,17 +321,22 @@ class _Builder:
         if doc:
             rule.prose.append(doc)
         named = [st for st in proc.steps if st.ident]
+        w = self.writer
+        w.letters, w.announced = {}, self.passed_on(name, proc)
+        scope: dict[str, str] = {}
         if not named:
             if not doc:
                 rule.prose += [p for p in [self.prose(proc.steps[0].body, proc.params, proc.types)] if p]
         for st in named:
             num = self.words.step.format(number=shown or number, step=st.ident) if (shown or number) else None
             step = Rule(num, f"{anchor}-s{_slug(st.ident)}", self.label(st.labels, ""))
-            text = self.doc(st.labels) or self.prose(st.body, proc.params, proc.types)
+            text = self.doc(st.labels) or self.prose(st.body, proc.params, proc.types, scope)
             if text:
                 step.prose.append(text)
             rule.steps.append(step)
             self.by_step[(name, st.ident)] = step
+        self.letters_of[name] = dict(w.letters)
+        w.announced = set()
         self.note_uses(proc, Ref(shown or number or rule.title, anchor))
         rule.see = [self.by_proc[n] for n in sorted(self.writer.called) if n in self.by_proc and n != name]
         self.pending_see.append((rule, set(self.writer.called), name))
@@ -386,7 +415,11 @@ class _Builder:
         proc = self.sym.procedures.get(rep.procedure)
         params, types = (proc.params, proc.types) if proc else ((), ())
         title = self.label(rep.labels, "")
-        text = self.doc(rep.labels) or self.prose(rep.body, params, types)
+        scope = self.step_context(rep.procedure)
+        text = self.doc(rep.labels) or self.prose(rep.body, params, types, scope)
+        self.writer.announced = set()
+        if not text:  # nothing a reader sees: a replacement skips the step, an addition says its title
+            text = title if rep.after else self.words.skipped
         cond = self.expr(rep.cond) if rep.cond is not None else ""
         rule = Rule(shown, anchor, title, [text] if text else [])
         target = self.by_step.get((rep.procedure, rep.step))
@@ -402,7 +435,8 @@ class _Builder:
         proc = self.sym.procedures.get(added.procedure)
         params, types = (proc.params, proc.types) if proc else ((), ())
         title = self.label(added.option.labels, "")
-        text = self.prose(added.option.body, params, types)
+        text = self.prose(added.option.body, params, types, self.step_context(added.procedure))
+        self.writer.announced = set()
         cond = self.expr(added.option.cond) if added.option.cond is not None else ""
         rule = Rule(shown, anchor, title, [text] if text else [])
         target = self.by_step.get((added.procedure, added.step))
@@ -504,21 +538,49 @@ class _Builder:
                     addenda.setdefault(ch.key, {})[rule.number.lstrip("§")] = rule
                 else:
                     core.setdefault(rule.number, rule)
-        hosted: dict[str, str] = {}  # character -> its addendum's chapter
+        hosted: dict[str, str] = {}  # character -> its addendum
+        chapter_of: dict[str, str] = {}  # addendum -> its chapter
         for name, add in self.sym.addenda.items():
+            chapter_of[name] = f"add{_slug(add.labels.section or name)}"
             for o in add.props:
                 if o.name == "for":
                     for w in o.words():
-                        hosted[w] = f"add{_slug(add.labels.section or name)}"
+                        hosted[w] = name
         for name, scen in self.sym.scenarios.items():
             seated = [w for p in scen.props if p.name == "players" for a in p.atoms for w in a.text.split("/")]
-            tables = [addenda.get(hosted[c], {}) for c in seated if c in hosted] + [core]
+            tables = [(self.sym.addenda[hosted[c]].labels.section, addenda.get(chapter_of[hosted[c]], {}))
+                      for c in seated if c in hosted] + [(None, core)]
             target = _target(scen.labels.section, name, tables)
             if target is not None:
-                expects = sorted((st for st in s.walk(scen.blocks) if isinstance(st, s.Expect) and st.message),
-                                 key=lambda st: (st.span.line, st.span.col))
-                checks = [st.message for st in expects if st.message]
-                target.examples.append(Example(self.label(scen.labels, ""), checks))
+                target.examples.append(Example(self.label(scen.labels, ""), self.checks(scen)))
+
+    def checks(self, scen: s.Entity) -> list[str]:
+        """What a scenario checks, in order: each `expect`'s message where it is written in the
+        edition's script, else its condition in the edition's words (an English note never
+        stands in a Chinese book); the names its blocks define read as they do in the rules."""
+        w = self.writer
+        w.letters, w.announced = {}, set()
+        seats = {f"p{i}": f"P{i}" for i in range(1, 11)}  # a scenario's players, as the rulings name them
+        w.locals.append(seats)
+        found: list[tuple[tuple[int, int], str]] = []
+        try:
+            for block in scen.blocks:
+                for st in block.body:
+                    if isinstance(st, s.Let):
+                        made = _made(st.value)  # a card it makes reads as that card
+                        if made is not None:
+                            w.locals[-1][st.name] = self.expr(made)
+                        else:
+                            w.st_Let(st)
+                for node in s.walk(block.body):
+                    if isinstance(node, s.Expect):
+                        said = node.message if node.message and _same_script(node.message, self.lang) else ""
+                        said = said or self.expr(node.cond)
+                        if said:
+                            found.append(((node.span.line, node.span.col), said))
+        finally:
+            w.locals.pop()
+        return [text for _, text in sorted(found)]
 
     # ---- glossary ----
 
@@ -585,20 +647,49 @@ class _Builder:
         return result
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _same_script(text: str, language: str) -> bool:
+    """Whether a text is written in the script of an edition's language: Latin words (two, or
+    one without CJK) make a Latin text, CJK without Latin words a zh or ja one; a mixed text
+    (`フルバースト is 全力`) is neither."""
+    words, cjk = len(re.findall(r"[A-Za-z]{2,}", text)), bool(_CJK.search(text))
+    if language.startswith(("zh", "ja")):
+        return cjk and not words
+    return words >= 2 or words >= 1 and not cjk
+
+
+def _made(value: object) -> s.Expr | None:
+    """The definition `new_card(CARD, …)` and the like make their value from (named first)."""
+    if isinstance(value, s.Call) and isinstance(value.func, s.Name) and value.func.ident in MAKERS and value.args:
+        return value.args[0]
+    return None
+
+
 def _walk(rules: list[Rule]) -> Iterable[Rule]:
     for rule in rules:
         yield rule
         yield from _walk(rule.steps)
 
 
-def _target(section: str | None, name: str, tables: list[dict[str, Rule]]) -> Rule | None:
-    """The rule a scenario's section (or the longest run of numbers in its name) names."""
+def _target(section: str | None, name: str, tables: list[tuple[str | None, dict[str, Rule]]]) -> Rule | None:
+    """The rule a scenario's section (or the longest run of numbers in its name) names. A number
+    under a seated character's addendum (`shinra_5_1_…` seats 森罗, whose addendum is §5) is that
+    addendum's paragraph, or the nearest one above it, never the core rule that shares the number."""
     candidates = [section] if section else []
     for run in re.findall(r"(?<![A-Za-z0-9])\d+(?:_\d+)+", name):  # `oboro_3_3_…` names 3-3
         parts = run.split("_")
         candidates += ["-".join(parts[:k]) for k in range(len(parts), 1, -1)]
     for wanted in candidates:
-        for table in tables:
+        owners = [table for number, table in tables if number is not None and wanted.split("-")[0] == number]
+        for table in owners:
+            near = [key for key in table if wanted == key or wanted.startswith(key + "-")]
+            if wanted in table or near:
+                return table[max(near, key=len)]
+        if owners:
+            continue
+        for _, table in tables:
             if wanted in table:
                 return table[wanted]
     return None

@@ -106,8 +106,9 @@ def test_every_public_ruling_is_a_worked_example_under_the_core_rule_it_rules_on
 
 
 def test_a_variable_is_named_where_it_is_read_not_replaced_by_its_first_value() -> None:
-    """`let n = 0` counted up in a loop reads as the variable (the library's generic 'n' here),
-    never as '0 increases by 1'; a variable that starts empty says nothing of its start."""
+    """`let n = 0` counted up in a loop reads as a variable named by a letter, as rules texts
+    name X (never by its identifier, never as '0 increases by 1'); a variable that starts empty
+    says nothing of its start; each rule names its own from X on."""
     from tests.helpers import build_text
     text = ('procedure chips_held "持有的筹码" section 98:\n'
             '    let n = 0\n    for q in players():\n        n += count(q.purse)\n    return n\n'
@@ -118,6 +119,7 @@ def test_a_variable_is_named_where_it_is_read_not_replaced_by_its_first_value() 
     assert result.ok and result.checked is not None, result.diagnostics
     zh = render_reference(result.checked, "zh")
     held = zh.split("### 98 持有的筹码")[1].split("\n#")[0]
-    assert "n变为0" in held and "n增加" in held and "0增加" not in held and "结果为n" in held
+    assert "令X为0。" in held and "X增加" in held and "0增加" not in held and "结果为X。" in held
     rich = zh.split("### 99 第一位有筹码的玩家")[1].split("\n#")[0]
-    assert "who变为" in rich and "无变为" not in rich and "who为无" in rich
+    assert "X变为该玩家" in rich and "令X" not in rich and "无变为" not in rich and "X为无" in rich
+    assert "who" not in rich and "结果为X。" in rich

@@ -25,6 +25,8 @@ ENGINE = {
     # a Python value, not a word of a phrase ("False testimony", "None of them")
     "Python value": re.compile(r"(?<![A-Za-z] )\b(True|False|None)\b(?! [a-z])"),
     "template mark": re.compile(r"«[^»]*»"),
+    # a text value of the source shown as it is written (`"fixture"`, `""`), not as the game's word
+    "quoted identifier": re.compile(r"[「\"“](?:[a-z][a-z0-9_]*)?[」\"”]"),
 }
 
 
@@ -43,6 +45,8 @@ def player_facing(book: Rulebook) -> Iterator[tuple[str, str]]:
                 yield here, d
             for e in r.examples:
                 yield here, e.title
+                for check in e.checks:
+                    yield here, check
             yield from rules(here, r.steps)
     for ch in book.chapters:
         yield ch.key, ch.title
