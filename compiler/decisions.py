@@ -14,28 +14,62 @@ from .symbols import Symbols
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision: its text, the addendum it belongs to (None: the game's), and the procedure
-    and step it decides, if it names them."""
+    """One decision: its text in each language it is written in (None: the game's own, for a text
+    without a language word), the addendum it belongs to (None: the game's), and the procedure and
+    step it decides, if it names them."""
 
-    text: str
+    texts: tuple[tuple[str | None, str], ...]
     addendum: str | None
     procedure: str | None
     step: str | None
     span: s.Span
 
+    @property
+    def text(self) -> str:
+        """The first text written."""
+        return self.texts[0][1]
+
+    def text_in(self, language: str, own: str) -> str:
+        """The text in a language (a text without a language word is in the game's own, `own`),
+        else the first one written."""
+        for lang, text in self.texts:
+            if (lang or own) == language:
+                return text
+        return self.text
+
+
+def _shape(opt: s.Opt) -> tuple[list[tuple[str | None, str]], list[str]] | None:
+    """A decision line's texts (each after an optional language word) and the words after them;
+    None when it does not start with a text."""
+    atoms = list(opt.atoms)
+    texts: list[tuple[str | None, str]] = []
+    i = 0
+    while i < len(atoms):
+        if atoms[i].kind == "str":
+            texts.append((None, atoms[i].text))
+            i += 1
+        elif atoms[i].text != "for" and i + 1 < len(atoms) and atoms[i + 1].kind == "str":
+            texts.append((atoms[i].text, atoms[i + 1].text))
+            i += 2
+        else:
+            break
+    if not texts:
+        return None
+    return texts, [a.text for a in atoms[i:]]
+
 
 def read_decision(opt: s.Opt, addendum: str | None) -> Decision | None:
-    """A `decision "text" [for PROC [step ID]]` line (None when it has no text)."""
-    atoms = list(opt.atoms)
-    if not atoms or atoms[0].kind != "str":
+    """A `decision [LANG] "text" [LANG "text"]… [for PROC [step ID]]` line (None when it has no text)."""
+    shaped = _shape(opt)
+    if shaped is None:
         return None
+    texts, rest = shaped
     procedure = step = None
-    rest = [a.text for a in atoms[1:]]
     if rest[:1] == ["for"] and len(rest) >= 2:
         procedure = rest[1]
         if rest[2:3] == ["step"] and len(rest) >= 4:
             step = rest[3]
-    return Decision(atoms[0].text, addendum, procedure, step, opt.span)
+    return Decision(tuple(texts), addendum, procedure, step, opt.span)
 
 
 def decisions(sym: Symbols) -> list[Decision]:
@@ -60,11 +94,13 @@ def check_decisions(ctx: Context) -> None:
         for opt in props:
             if opt.name != "decision":
                 continue
-            words = [a.text for a in opt.atoms[1:]]
+            read = _shape(opt)
+            words = read[1] if read is not None else []
             shaped = words == [] or (words[:1] == ["for"] and len(words) in (2, 4)
                                      and (len(words) == 2 or words[2] == "step"))
-            if not opt.atoms or opt.atoms[0].kind != "str" or not shaped:
-                ctx.error("E104", '`decision` takes a text, then optionally `for PROCEDURE [step ID]`', opt.span)
+            if read is None or not shaped:
+                ctx.error("E104", '`decision` takes a text (or texts, each after a language word: '
+                          '`en "…" zh "…"`), then optionally `for PROCEDURE [step ID]`', opt.span)
                 continue
             d = read_decision(opt, None)
             if d is None or d.procedure is None:

@@ -27,8 +27,9 @@ GAME_PROPS = {
     "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
     "picks": "`picks N [different [by OPTION]] [unique]`: characters each player picks; `different`: a "
              "player's characters differ (by a character option); `unique`: no character at two seats",
-    "decision": "`decision \"…\" [for PROCEDURE [step ID]]`: a choice made where the sources leave something "
-                "open (also in an addendum); the reference shows it under the rule it names",
+    "decision": "`decision [LANG] \"…\" [LANG \"…\"]… [for PROCEDURE [step ID]]`: a choice made where the sources leave something "
+                "open (also in an addendum), in each language after its word (a text without one is in the game's "
+                "language); the reference shows it under the rule it names, in the edition's language",
     "hidden_card": "`hidden_card \"…\"`: what players read in place of a card they cannot see "
                    "(default: the `language`'s word for it)",
     "language": "`language CODE`: the language of the engine's own words to players (yes, no, the "

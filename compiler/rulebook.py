@@ -21,7 +21,7 @@ from . import syntax as s
 from .card_face import card_face, number_text
 from .card_text import MAKERS, CardWriter, TextBook, load_templates, template_folders
 from .checked import Checked
-from .decisions import decisions
+from .decisions import Decision, decisions
 from .library import library_root
 from .reference_words import BookWords, book_words
 from .refs import Callee, CallRef, CounterRef, FieldRef, WordRef, ZoneRef
@@ -194,6 +194,10 @@ class _Builder:
     def doc(self, labels: s.Labels) -> str | None:
         return labels.doc(self.lang, self.vocab.language)
 
+    def decided(self, d: Decision) -> str:
+        """A decision in the edition's language, else as first written."""
+        return d.text_in(self.lang, self.vocab.language)
+
     def prose(self, body: Iterable[s.Stmt], params: tuple[str, ...] = (), types: tuple[str | None, ...] = (),
               scope: dict[str, str] | None = None) -> str:
         """A body as sentences, its parameters named by their kind; the steps of one procedure
@@ -253,7 +257,7 @@ class _Builder:
                 self.pages[rule.anchor] = ch.key
             self.pages[ch.key] = ch.key
         self.place_examples(chapters)
-        general = [d.text for d in self.decisions if d.procedure is None and d.addendum is None]
+        general = [self.decided(d) for d in self.decisions if d.procedure is None and d.addendum is None]
         glossary = self.glossary()
         groups = self.gallery()
         book = Rulebook(game.name, title, self.lang, self.vocab.languages, self.words, chapters, glossary, groups,
@@ -342,10 +346,10 @@ class _Builder:
         self.pending_see.append((rule, set(self.writer.called), name))
         for d in self.decisions:
             if d.procedure == name and d.step is None:
-                rule.decisions.append(d.text)
+                rule.decisions.append(self.decided(d))
             elif d.procedure == name and d.step is not None:
                 target = next((st for st in rule.steps if st.anchor == f"{anchor}-s{_slug(d.step)}"), rule)
-                target.decisions.append(d.text)
+                target.decisions.append(self.decided(d))
         return rule
 
     # ---- addenda ----
@@ -378,7 +382,7 @@ class _Builder:
             for j, (kind, item) in enumerate(self.core_effects(name)):
                 sec = item.labels.section
                 chapter.rules.append(self.effect(kind, item, f"§{sec}" if sec else None, f"{key}-{kind}{j}"))
-            chapter.rules[:0] = [Rule(None, f"{key}-d{i}", self.words.decision, [d.text])
+            chapter.rules[:0] = [Rule(None, f"{key}-d{i}", self.words.decision, [self.decided(d)])
                                  for i, d in enumerate(self.decisions) if d.addendum == name and d.procedure is None]
             chapters.append(chapter)
         return chapters

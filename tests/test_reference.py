@@ -123,3 +123,22 @@ def test_a_variable_is_named_where_it_is_read_not_replaced_by_its_first_value() 
     rich = zh.split("### 99 第一位有筹码的玩家")[1].split("\n#")[0]
     assert "X变为该玩家" in rich and "令X" not in rich and "无变为" not in rich and "X为无" in rich
     assert "who" not in rich and "结果为X。" in rich
+
+
+def test_a_decision_reads_in_the_editions_language() -> None:
+    """`decision en "…" zh "…"`: each edition shows its own text (one without a language word is
+    in the game's language); an edition the decision is not written in shows the first text."""
+    from tests.helpers import build_text, codes
+    game = ('game duo "双人" en "Duo" ja "デュオ":\n    players 2\n    start play\n    language zh\n'
+            '    decision en "Ties go to the second player." zh "平局时后手获胜。" for play\n'
+            '    decision "先手先行动。"\n'
+            'procedure play "一局" section 1:\n    lose seat(0)\n')
+    result = build_text(game, with_mini=False)
+    assert result.ok and result.checked is not None, result.diagnostics
+    zh, en, ja = (rulebook(result.checked, lang) for lang in ("zh", "en", "ja"))
+    assert zh.chapters[0].rules[0].decisions == ["平局时后手获胜。"]
+    assert en.chapters[0].rules[0].decisions == ["Ties go to the second player."]
+    assert ja.chapters[0].rules[0].decisions == ["Ties go to the second player."]  # not written in ja
+    assert zh.decisions == en.decisions == ["先手先行动。"]
+    broken = build_text(game.replace('decision "先手先行动。"', "decision en"), with_mini=False)
+    assert codes(broken.diagnostics) == ["E104"]

@@ -67,6 +67,7 @@ def player_facing(book: Rulebook) -> Iterator[tuple[str, str]]:
         yield "decisions", d
 
 
+SOURCE_VALUE = re.compile(r"(?<![A-Za-z])(?:true|false|none|target|self)(?![A-Za-z])")
 CALL = re.compile(r"(?<![A-Za-z0-9])([a-z][a-z0-9_]*)[(（]")
 
 
@@ -78,8 +79,11 @@ def engine_words(book: Rulebook, checked: Checked | None = None) -> dict[str, li
     if checked is not None:
         callable_names |= {*checked.symbols.procedures, *checked.symbols.values}
     found: dict[str, list[tuple[str, str]]] = {}
+    patterns = dict(ENGINE)
+    if book.language.startswith(("zh", "ja")):  # an English word of the source amid CJK text
+        patterns["source value"] = SOURCE_VALUE
     for where, text in player_facing(book):
-        for kind, pattern in ENGINE.items():
+        for kind, pattern in patterns.items():
             for m in pattern.finditer(text or ""):
                 found.setdefault(kind, []).append((where, m.group(0)))
         for m in CALL.finditer(text or ""):
