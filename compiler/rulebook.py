@@ -25,7 +25,7 @@ from .decisions import Decision, decisions
 from .library import library_root
 from .reference_words import BookWords, book_words
 from .refs import Callee, CallRef, CounterRef, FieldRef, WordRef, ZoneRef
-from .symbols import Symbols
+from .symbols import CounterInfo, Symbols, ZoneInfo
 from .vocabulary import Term as VocabTerm
 from .vocabulary import Vocabulary, label_in, vocabulary
 
@@ -599,21 +599,63 @@ class _Builder:
 
         for name, info in sym.fields.items():
             if info.keyword:
-                add("keyword", name, info.decl.labels, "")
+                add("keyword", name, info.decl.labels, self.words.printed)
         for name, kw in sym.keywords.items():
             add("keyword", name, kw.labels, self.expr(kw.expr) if kw.expr is not None else "")
         for name, timing in sym.timings.items():
-            add("timing", name, timing.labels, "")
+            add("timing", name, timing.labels, self.timing_definition(name))
         for name, zone in sym.zones.items():
-            add("zone", name, zone.decl.labels, "")
+            add("zone", name, zone.decl.labels, self.zone_definition(zone))
         for name, counter in sym.counters.items():
             if counter.visibility == "public":
-                add("counter", name, counter.decl.labels, "")
+                add("counter", name, counter.decl.labels, self.counter_definition(counter))
         for name, token in sym.tokens.items():
-            add("token", name, token.labels, "")
+            add("token", name, token.labels, self.token_definition(name))
         for name, kind in sym.kinds.items():
             add("term", name, kind.labels, "")
         return sorted(terms, key=lambda t: t.label)
+
+    # ---- definitions said from declarations ----
+
+    def _clauses(self, parts: list[str]) -> str:
+        return self.words.clause_sep.join(p for p in parts if p)
+
+    def zone_definition(self, zone: ZoneInfo) -> str:
+        """Whose the zone is, what it holds and how much, who sees it."""
+        words = self.words
+        held = [self.label(self.sym.tokens[t].labels, t) for t in zone.tokens if t in self.sym.tokens]
+        holds = words.holds_cards if zone.holds_cards else words.holds.format(what=words.list_sep.join(held)) if held else ""
+        return self._clauses([words.each_player if zone.per_player else words.shared, holds,
+                              words.at_most.format(n=zone.capacity) if zone.capacity is not None else "",
+                              words.supply if zone.supply else words.shown.get(zone.visibility, "")])
+
+    def counter_definition(self, counter: CounterInfo) -> str:
+        """Whose the counter is, its values and start."""
+        words = self.words
+        start = counter.start
+        shown_start = ("" if start in (None, 0, False) or isinstance(start, bool)
+                       else words.starts.format(value=self.writer.word(str(start)) if isinstance(start, str) else start))
+        return self._clauses([words.each_player if counter.per_player else words.shared,
+                              words.flag_def if counter.flag else
+                              words.values.format(low=counter.low, high=counter.high)
+                              if counter.low is not None and counter.high is not None else "",
+                              shown_start])
+
+    def timing_definition(self, name: str) -> str:
+        """A timing: the marker cards print its effects under."""
+        mark = self.vocab.mark(name)
+        if mark is None:
+            return self.words.timing_unmarked
+        return self.words.timing_def.format(mark=self.t_section(mark))
+
+    def t_section(self, timing: str) -> str:
+        """A timing's marker as cards print it (the game's `section` macro, without a body)."""
+        return self.writer.t("section", self.vocab.label(VocabTerm.TIMING, timing, self.lang), "").strip()
+
+    def token_definition(self, name: str) -> str:
+        """A token kind: the zones that hold it."""
+        zones = [self.label(z.decl.labels, n) for n, z in self.sym.zones.items() if name in z.tokens]
+        return self.words.token_def.format(zones=self.words.list_sep.join(zones)) if zones else ""
 
     # ---- cards ----
 

@@ -142,3 +142,27 @@ def test_a_decision_reads_in_the_editions_language() -> None:
     assert zh.decisions == en.decisions == ["先手先行动。"]
     broken = build_text(game.replace('decision "先手先行动。"', "decision en"), with_mini=False)
     assert codes(broken.diagnostics) == ["E104"]
+
+
+@pytest.mark.parametrize("game", bundled_games())
+def test_every_glossary_term_is_defined_in_the_editions_words(game: str) -> None:
+    """Zones, counters, timings, tokens and printed keywords are defined from their declarations
+    (whose, what a zone holds and how much, who sees it, a counter's values and start, the marker
+    a timing prints under) in each edition's language."""
+    checked = built(game).checked
+    assert checked is not None
+    for language in rulebook(checked).languages:
+        book = rulebook(checked, language)
+        kinds = {book.words.zone, book.words.counter, book.words.timing, book.words.token}
+        undefined = [t.label for t in book.glossary if t.kind in kinds and not t.definition]
+        assert not undefined, (language, undefined[:10])
+
+
+def test_a_counter_and_a_zone_are_defined_by_what_their_declarations_say(sakura: BuildResult) -> None:
+    assert sakura.checked is not None
+    zh = {t.label: t.definition for t in rulebook(sakura.checked, "zh").glossary}
+    en = {t.label: t.definition for t in rulebook(sakura.checked, "en").glossary}
+    assert zh["价格"] == "每位玩家各有一个；取值1到4；初始为2"
+    # what addenda add to the aura (コルヌ's freeze tokens, 志水's lacerations) is held there too
+    assert en["Aura"] == "each player has one; holds sakura crystal, Freeze token, Laceration; at most 5; seen by everyone"
+    assert en["Deck"].endswith("seen by nobody")
