@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -45,8 +46,11 @@ def ref(game: str | None, paths: tuple[str, ...], api: bool, language: bool, edi
             if folder.exists() and not folder.is_dir():
                 fail(f"--out {out_file}: not a folder")
             out_folder(folder)
+            editions = game_languages(result.checked.symbols)
             try:
-                written = write_site(result.checked, folder)
+                with click.progressbar(length=len(editions), label=f"{game}: {len(editions)} editions",
+                                       file=sys.stderr) as bar:
+                    written = write_site(result.checked, folder, done=lambda _: bar.update(1))
             except OSError as err:
                 fail(f"cannot write {out_file}: {err.strerror or err}")
             except TextTemplateError as err:

@@ -136,6 +136,7 @@ class CardWriter:
         self.letters: dict[str, str] = {}  # locals named by a letter (X, Y…) in the text being written
         self._acting: dict[str, bool] = {}  # procedure -> whether calling it does something
         self.timing = ""  # the timing of the block being written
+        self.rules = False  # writing a rulebook's prose (menus say every option in full), not a card's text
         self.called: set[str] = set()  # the procedures the text written so far calls (for cross-references)
 
     # ---- a card ----
@@ -341,12 +342,25 @@ class CardWriter:
         return self.t("repeat", self.expr(st.count), body) if body else ""
 
     def st_Menu(self, st: s.Menu) -> str:
+        if self.rules and self.t.has("rule_menu"):  # a rulebook says each option, when it is offered and what it does
+            return self.t("rule_menu", self.expr(st.player), [self._rule_option(o) for o in st.options])
         options = []
         for o in st.options:
             if o.passive and not o.body:
                 continue
             options.append((self._label(o.labels, ""), self.scoped(self._option, o)))
         return self.t("menu", self.expr(st.player), options)
+
+    def _rule_option(self, o: s.Option) -> tuple[str, str, str, str]:
+        """(label, what it is offered for, when, what it does) of a menu option in a rule."""
+        items = self.expr(o.iterable) if o.iterable is not None else ""
+        self.locals.append({})
+        try:
+            if o.var is not None and o.iterable is not None:
+                self.locals[-1][o.var] = self.t("each_item", items)
+            return self._label(o.labels, ""), items, self.cond(o.cond), self.stmts(o.body)
+        finally:
+            self.locals.pop()
 
     def _option(self, o: s.Option) -> str:
         if o.var is not None and o.iterable is not None:

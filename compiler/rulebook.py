@@ -113,6 +113,7 @@ class CardEntry:
     unchecked: str | None
     copies: int
     face: str | None = None  # an SVG drawing of the card
+    decisions: list[str] = field(default_factory=list)  # what was decided where the sources leave it open
 
 
 @dataclass
@@ -172,6 +173,7 @@ class _Builder:
         self.words = book_words(self.lang)
         self.folders = folders if folders is not None else template_folders(checked, library_root())
         self.writer = CardWriter(checked, self.vocab, load_templates(self.folders, self.lang))
+        self.writer.rules = True
         self.book = TextBook(checked, self.vocab, self.folders)
         self.by_proc: dict[str, Ref] = {}  # procedure -> where it is written
         self.by_step: dict[tuple[str, str], Rule] = {}
@@ -179,6 +181,8 @@ class _Builder:
         self.pages: dict[str, str] = {}
         self.uses: dict[tuple[str, str], list[Ref]] = {}  # (kind, name) -> rules that read it
         self.decisions = decisions(self.sym)
+        self.card_decisions: dict[str, list[str]] = {}  # card -> the decisions about it
+        self._names: list[tuple[str, str]] | None = None  # every name of every card, longest first
         self.pending_see: list[tuple[Rule, set[str], str]] = []  # rules whose cross-references wait
         self.anchors: set[str] = set()
         self.file_addendum: dict[str, str] = {}
@@ -205,16 +209,22 @@ class _Builder:
         w = self.writer
         w.locals.append(scope if scope is not None else {})
         try:
-            nth: dict[str, int] = {}
-            for i, name in enumerate(params):
-                kind = (types[i] if i < len(types) else None) or "value"
-                nth[kind] = nth.get(kind, 0) + 1
-                named = f"local_{name}"  # an untyped parameter the game words by its name (`atk`)
-                w.locals[-1].setdefault(name, w.t(named) if kind == "value" and w.t.has(named)
-                                        else w.t("param", kind, nth[kind]))
+            self.bind(params, types)
             return self.settled(w.stmts(body))
         finally:
             w.locals.pop()
+
+    def bind(self, params: tuple[str, ...], types: tuple[str | None, ...]) -> None:
+        """Name a rule's parameters in the innermost scope by their kind ('the player', 'the
+        second card'), or by the game's phrase for an untyped one (`local_atk`)."""
+        w = self.writer
+        nth: dict[str, int] = {}
+        for i, name in enumerate(params):
+            kind = (types[i] if i < len(types) else None) or "value"
+            nth[kind] = nth.get(kind, 0) + 1
+            named = f"local_{name}"
+            w.locals[-1].setdefault(name, w.t(named) if kind == "value" and w.t.has(named)
+                                    else w.t("param", kind, nth[kind]))
 
     def passed_on(self, name: str, proc: s.Procedure) -> set[str]:
         """The names steps of a procedure define for the steps after them to read."""
@@ -257,7 +267,7 @@ class _Builder:
                 self.pages[rule.anchor] = ch.key
             self.pages[ch.key] = ch.key
         self.place_examples(chapters)
-        general = [self.decided(d) for d in self.decisions if d.procedure is None and d.addendum is None]
+        general = self.place_decisions(chapters)
         glossary = self.glossary()
         groups = self.gallery()
         book = Rulebook(game.name, title, self.lang, self.vocab.languages, self.words, chapters, glossary, groups,
@@ -382,10 +392,59 @@ class _Builder:
             for j, (kind, item) in enumerate(self.core_effects(name)):
                 sec = item.labels.section
                 chapter.rules.append(self.effect(kind, item, f"§{sec}" if sec else None, f"{key}-{kind}{j}"))
-            chapter.rules[:0] = [Rule(None, f"{key}-d{i}", self.words.decision, [self.decided(d)])
-                                 for i, d in enumerate(self.decisions) if d.addendum == name and d.procedure is None]
             chapters.append(chapter)
         return chapters
+
+    def place_decisions(self, chapters: list[Chapter]) -> list[str]:
+        """Each decision that names no rule stands where its text says it belongs: under the
+        paragraph whose number it starts with ('5-3: …' in 森罗's chapter), with the card whose
+        name it starts with (in the gallery), else at the head of its addendum's chapter; the
+        game's own that fit nowhere are returned (the book's list of decisions)."""
+        numbered: dict[str | None, dict[str, Rule]] = {}
+        heads: dict[str, Chapter] = {}
+        for ch in chapters:
+            owner = next((n for n, a in self.sym.addenda.items() if ch.key == f"add{_slug(a.labels.section or n)}"), None)
+            if owner is not None:
+                heads[owner] = ch
+            table = numbered.setdefault(owner if owner is not None else None if ch.number else "-", {})
+            for numbered_rule in _walk(ch.rules):
+                if numbered_rule.number is not None:
+                    table.setdefault(numbered_rule.number.lstrip("§"), numbered_rule)
+        general: list[str] = []
+        placed_heads: dict[str, list[str]] = {}
+        for d in self.decisions:
+            if d.procedure is not None:
+                continue
+            text = self.decided(d)
+            number = re.match(r"(\d+(?:-\d+)*)\b", d.text)
+            card = self.card_named_at_start(d)
+            section = self.sym.addenda[d.addendum].labels.section if d.addendum in self.sym.addenda else None
+            target = _target(number.group(1), "", [(section, numbered.get(d.addendum, {}))]) if number else None
+            if target is not None:
+                target.decisions.append(text)
+            elif card is not None:
+                self.card_decisions.setdefault(card, []).append(text)
+            elif d.addendum is not None and d.addendum in heads:
+                placed_heads.setdefault(d.addendum, []).append(text)
+            else:
+                general.append(text)
+        for owner, texts in placed_heads.items():
+            ch = heads[owner]
+            ch.rules[:0] = [Rule(None, f"{ch.key}-d{i}", self.words.decision, [text]) for i, text in enumerate(texts)]
+        return general
+
+    def card_named_at_start(self, d: Decision) -> str | None:
+        """The card a decision's text starts with, by any of its names ('灯: …', '炼成攻击 while …')."""
+        if self._names is None:
+            self._names = sorted(((label, card) for card, decl in self.sym.cards.items()
+                                  for label in {decl.labels.default, *(text for _, text in decl.labels.langs)} if label),
+                                 key=lambda lc: -len(lc[0]))
+        for _, text in d.texts:
+            for label, card in self._names:
+                rest = text[len(label):len(label) + 1]
+                if text.startswith(label) and not (rest.isalnum() and rest.isascii()):
+                    return card
+        return None
 
     def addendum_item(self, addendum: str, number: str | None, item: s.Decl, index: int) -> Rule | None:
         """One item of an addendum as a rule numbered by its own paragraph number."""
@@ -613,6 +672,9 @@ class _Builder:
             add("token", name, token.labels, self.token_definition(name))
         for name, kind in sym.kinds.items():
             add("term", name, kind.labels, "")
+        for name, value in sym.values.items():  # an addendum's own values are rules of its chapter
+            if id(value) not in sym.decl_addendum:
+                add("value", name, value.labels, self.value_definition(value))
         return sorted(terms, key=lambda t: t.label)
 
     # ---- definitions said from declarations ----
@@ -640,6 +702,20 @@ class _Builder:
                               words.values.format(low=counter.low, high=counter.high)
                               if counter.low is not None and counter.high is not None else "",
                               shown_start])
+
+    def value_definition(self, value: s.Value) -> str:
+        """A value: what it is worked out from, said with its parameters named by their kind."""
+        doc = self.doc(value.labels)
+        if doc:
+            return doc
+        w = self.writer
+        w.letters, w.announced = {}, set()
+        w.locals.append({})
+        try:
+            self.bind(value.params, value.types)
+            return self.expr(value.expr)
+        finally:
+            w.locals.pop()
 
     def timing_definition(self, name: str) -> str:
         """A timing: the marker cards print its effects under."""
@@ -683,7 +759,8 @@ class _Builder:
                 [(lang, t) for lang, t in texts.items() if lang != self.lang and t],
                 str(props.get("text", "")), bool(props.get("invented")), props.get("note"), props.get("unchecked"),
                 int(props.get("copies", 1)),
-                card_face(c, vocab, self.book, name, self.lang) if self.faces else None))
+                card_face(c, vocab, self.book, name, self.lang) if self.faces else None,
+                self.card_decisions.get(name, [])))
         order = list(sym.characters)
         result = []
         for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):

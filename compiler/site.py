@@ -7,6 +7,7 @@ card faces are SVG drawn by our own (sandboxed, autoescaped) template."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -91,9 +92,10 @@ def write_edition(book: Rulebook, folder: Path) -> list[Path]:
     return written
 
 
-def write_site(checked: Checked, out: Path) -> list[Path]:
+def write_site(checked: Checked, out: Path, done: Callable[[str], None] | None = None) -> list[Path]:
     """Every edition of the game's reference under `out/LANG/`, the shared assets under
-    `out/assets/`, and `out/index.html` leading to the game's own edition."""
+    `out/assets/`, and `out/index.html` leading to the game's own edition; `done` is told of each
+    edition once it is written (a progress bar)."""
     languages = game_languages(checked.symbols)
     written: list[Path] = []
     assets = out / "assets"
@@ -103,6 +105,8 @@ def write_site(checked: Checked, out: Path) -> list[Path]:
         written.append(_write(assets / name, (source / name).read_text("utf-8")))
     for language in languages:
         written += write_edition(rulebook(checked, language, faces=True), out / language)
+        if done is not None:
+            done(language)
     env = _environment()
     landing = env.from_string(
         '<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={{ first }}/index.html">'

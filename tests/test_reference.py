@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from cardsmith.compiler.decisions import decisions
 from cardsmith.compiler.load import BuildResult, bundled_games
 from cardsmith.compiler.reference import render_reference
 from cardsmith.compiler.rulebook import rulebook
@@ -42,8 +43,17 @@ def test_decisions_stand_under_the_rule_they_decide(sakura: BuildResult) -> None
     assert sakura.checked is not None
     book = rulebook(sakura.checked, "en")
     placed = [d for ch in book.chapters for r in _all(ch.rules) for d in r.decisions]
-    tied = [o for o in sakura.checked.symbols.game.props if o.name == "decision" and len(o.atoms) > 1]  # type: ignore[union-attr]
-    assert len(placed) >= len(tied)
+    tied = [d.text_in("en", "zh") for d in decisions(sakura.checked.symbols) if d.procedure is not None]
+    assert tied and all(text in placed for text in tied)
+    # one that starts with a paragraph number stands under that paragraph of its addendum (森罗 5-3)
+    shinra = next(ch for ch in book.chapters if ch.number == "§5")
+    assert any(d.startswith("5-3:") for r in _all(shinra.rules) if r.number == "§5-3" for d in r.decisions)
+    # one that starts with a card's name stands with that card in the gallery (神威's 灯)
+    lamp = next(c for g in book.groups for c in g.cards if "灯" in [n for _, n in c.names])
+    assert any(d.startswith("灯:") for d in lamp.decisions)
+    # the Chinese edition shows them in Chinese
+    zh = rulebook(sakura.checked, "zh")
+    assert any(d.startswith("5-3：") for ch in zh.chapters if ch.number == "§5" for r in _all(ch.rules) for d in r.decisions)
 
 
 def test_every_card_but_fixtures_is_in_the_gallery_with_its_numbers(sakura: BuildResult, en: str) -> None:
