@@ -38,9 +38,9 @@ class Decision:
         return self.text
 
 
-def _shape(opt: s.Opt) -> tuple[list[tuple[str | None, str]], list[str]] | None:
-    """A decision line's texts (each after an optional language word) and the words after them;
-    None when it does not start with a text."""
+def language_texts(opt: s.Opt) -> tuple[list[tuple[str | None, str]], list[str]] | None:
+    """A line's texts, each after an optional language word (`en "…" zh "…"`, a text without one
+    being in the game's language), and the words after them; None when it starts with no text."""
     atoms = list(opt.atoms)
     texts: list[tuple[str | None, str]] = []
     i = 0
@@ -60,7 +60,7 @@ def _shape(opt: s.Opt) -> tuple[list[tuple[str | None, str]], list[str]] | None:
 
 def read_decision(opt: s.Opt, addendum: str | None) -> Decision | None:
     """A `decision [LANG] "text" [LANG "text"]… [for PROC [step ID]]` line (None when it has no text)."""
-    shaped = _shape(opt)
+    shaped = language_texts(opt)
     if shaped is None:
         return None
     texts, rest = shaped
@@ -94,7 +94,7 @@ def check_decisions(ctx: Context) -> None:
         for opt in props:
             if opt.name != "decision":
                 continue
-            read = _shape(opt)
+            read = language_texts(opt)
             words = read[1] if read is not None else []
             shaped = words == [] or (words[:1] == ["for"] and len(words) in (2, 4)
                                      and (len(words) == 2 or words[2] == "step"))

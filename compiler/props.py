@@ -10,6 +10,7 @@ from ..runtime.rules import TableSpec
 from ..runtime.values import Pair
 from . import syntax as s
 from .checked import Context
+from .decisions import language_texts
 from .diagnostics import did_you_mean
 from .limits import MAX_PICKS, MAX_PLAYERS, MAX_RANGE
 from .symbols import FieldInfo
@@ -18,10 +19,12 @@ CARD_BUILTIN_PROPS = {
     "text": "the card's text, checked against the definition both ways (W201)",
     "invented": "the effect is ours, not the source's: every output says so",
     "fixture": "a card made for test scenarios only: it is in no deck, gallery or card list",
-    "note": "a remark shown with the card in the reference (why it is encoded this way)",
+    "note": "a remark shown with the card in the reference (why it is encoded this way); `note en \"…\" zh \"…\"`: "
+            "in each language of the reference",
     "copies": "`copies N`: how many of the card a deck holds (default 1)",
     "unchecked": "`unchecked \"reason\"`: the card's text is not held against its definition (W201), for a "
-                 "card whose effect is not encoded; the reference lists the card and the reason",
+                 "card whose effect is not encoded; the reference lists the card and the reason (in each "
+                 "language it is written in, like `note`)",
 }
 GAME_PROPS = {
     "players": "`players N` or `players LOW..HIGH`", "start": "`start PROCEDURE`: the procedure that plays a game",
@@ -177,6 +180,10 @@ class Props:
             return True
         if p.name == "copies":
             return int(p.atoms[0].text) if p.atoms and p.atoms[0].kind == "int" else 1
+        if p.name in ("note", "unchecked"):  # the first of its texts (`note en "…" zh "…"`)
+            texts = language_texts(p)
+            if texts is not None:
+                return texts[0][0][1]
         return " ".join(p.words())
 
     def value(self, info: FieldInfo, p: s.Opt) -> Any:

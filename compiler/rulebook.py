@@ -21,7 +21,7 @@ from . import syntax as s
 from .card_face import card_face, number_text
 from .card_text import MAKERS, CardWriter, TextBook, load_templates, template_folders
 from .checked import Checked
-from .decisions import Decision, decisions
+from .decisions import Decision, decisions, language_texts
 from .library import library_root
 from .reference_words import BookWords, book_words
 from .refs import Callee, CallRef, CounterRef, FieldRef, WordRef, ZoneRef
@@ -197,6 +197,15 @@ class _Builder:
 
     def doc(self, labels: s.Labels) -> str | None:
         return labels.doc(self.lang, self.vocab.language)
+
+    def remark(self, card: s.Entity, prop: str) -> str | None:
+        """A card's `note` or `unchecked` in the edition's language, else as first written."""
+        opt = card.prop(prop)
+        read = language_texts(opt) if opt is not None else None
+        if read is None:
+            return None
+        texts = read[0]
+        return next((text for lang, text in texts if (lang or self.vocab.language) == self.lang), texts[0][1])
 
     def decided(self, d: Decision) -> str:
         """A decision in the edition's language, else as first written."""
@@ -757,7 +766,8 @@ class _Builder:
                 [(lang, n) for lang in vocab.languages if (n := label_in(card.labels, lang, vocab.language))],
                 keys.get(name), " · ".join(kind_words), shown_numbers, texts.get(self.lang, ""),
                 [(lang, t) for lang, t in texts.items() if lang != self.lang and t],
-                str(props.get("text", "")), bool(props.get("invented")), props.get("note"), props.get("unchecked"),
+                str(props.get("text", "")), bool(props.get("invented")), self.remark(card, "note"),
+                self.remark(card, "unchecked"),
                 int(props.get("copies", 1)),
                 card_face(c, vocab, self.book, name, self.lang) if self.faces else None,
                 self.card_decisions.get(name, [])))

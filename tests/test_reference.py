@@ -176,3 +176,16 @@ def test_a_counter_and_a_zone_are_defined_by_what_their_declarations_say(sakura:
     # what addenda add to the aura (コルヌ's freeze tokens, 志水's lacerations) is held there too
     assert en["Aura"] == "each player has one; holds sakura crystal, Freeze token, Laceration; at most 5; seen by everyone"
     assert en["Deck"].endswith("seen by nobody")
+
+
+def test_a_cards_note_reads_in_the_editions_language() -> None:
+    from tests.helpers import build_text
+    text = ('game duo "双人" en "Duo":\n    players 2\n    start play\n    language zh\n'
+            'zone hand "手牌": per player, holds cards\n'
+            'procedure play "一局" section 1:\n    lose seat(0)\n'
+            'card a "甲" en "A":\n    note en "Its effect is ours." zh "效果是我们设计的。"\n    unchecked "尚未编码"\n')
+    result = build_text(text, with_mini=False)
+    assert result.ok and result.checked is not None, result.diagnostics
+    zh, en = (next(c for g in rulebook(result.checked, lang).groups for c in g.cards) for lang in ("zh", "en"))
+    assert (zh.note, en.note) == ("效果是我们设计的。", "Its effect is ours.")
+    assert zh.unchecked == en.unchecked == "尚未编码"  # written once, in the game's language
