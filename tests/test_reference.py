@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.decisions import decisions
 from cardsmith.compiler.load import BuildResult, bundled_games
 from cardsmith.compiler.reference import render_reference
@@ -135,22 +136,32 @@ def test_a_variable_is_named_where_it_is_read_not_replaced_by_its_first_value() 
     assert "who" not in rich and "结果为X。" in rich
 
 
+_DUO = ('game duo "双人" en "Duo" ja "デュオ":\n    players 2\n    start play\n    language zh\n{game}'
+        'zone hand "手牌": per player, holds cards\n'
+        'procedure play "一局" section 1:\n    lose seat(0)\n{rest}')
+
+
+def _duo(game: str, rest: str = "") -> Checked:
+    """A two-player game in zh, en and ja with more lines in its game block and after it."""
+    from tests.helpers import build_text
+    result = build_text(_DUO.format(game=game, rest=rest), with_mini=False)
+    assert result.ok and result.checked is not None, result.diagnostics
+    return result.checked
+
+
 def test_a_decision_reads_in_the_editions_language() -> None:
     """`decision en "…" zh "…"`: each edition shows its own text (one without a language word is
     in the game's language); an edition the decision is not written in shows the first text."""
     from tests.helpers import build_text, codes
-    game = ('game duo "双人" en "Duo" ja "デュオ":\n    players 2\n    start play\n    language zh\n'
-            '    decision en "Ties go to the second player." zh "平局时后手获胜。" for play\n'
-            '    decision "先手先行动。"\n'
-            'procedure play "一局" section 1:\n    lose seat(0)\n')
-    result = build_text(game, with_mini=False)
-    assert result.ok and result.checked is not None, result.diagnostics
-    zh, en, ja = (rulebook(result.checked, lang) for lang in ("zh", "en", "ja"))
+    decided = ('    decision en "Ties go to the second player." zh "平局时后手获胜。" for play\n'
+               '    decision "先手先行动。"\n')
+    checked = _duo(decided)
+    zh, en, ja = (rulebook(checked, lang) for lang in ("zh", "en", "ja"))
     assert zh.chapters[0].rules[0].decisions == ["平局时后手获胜。"]
     assert en.chapters[0].rules[0].decisions == ["Ties go to the second player."]
     assert ja.chapters[0].rules[0].decisions == ["Ties go to the second player."]  # not written in ja
     assert zh.decisions == en.decisions == ["先手先行动。"]
-    broken = build_text(game.replace('decision "先手先行动。"', "decision en"), with_mini=False)
+    broken = build_text(_DUO.format(game=decided.replace('decision "先手先行动。"', "decision en"), rest=""), with_mini=False)
     assert codes(broken.diagnostics) == ["E104"]
 
 
@@ -179,13 +190,8 @@ def test_a_counter_and_a_zone_are_defined_by_what_their_declarations_say(sakura:
 
 
 def test_a_cards_note_reads_in_the_editions_language() -> None:
-    from tests.helpers import build_text
-    text = ('game duo "双人" en "Duo":\n    players 2\n    start play\n    language zh\n'
-            'zone hand "手牌": per player, holds cards\n'
-            'procedure play "一局" section 1:\n    lose seat(0)\n'
-            'card a "甲" en "A":\n    note en "Its effect is ours." zh "效果是我们设计的。"\n    unchecked "尚未编码"\n')
-    result = build_text(text, with_mini=False)
-    assert result.ok and result.checked is not None, result.diagnostics
-    zh, en = (next(c for g in rulebook(result.checked, lang).groups for c in g.cards) for lang in ("zh", "en"))
+    checked = _duo("", 'card a "甲" en "A":\n    note en "Its effect is ours." zh "效果是我们设计的。"\n'
+                       '    unchecked "尚未编码"\n')
+    zh, en = (next(c for g in rulebook(checked, lang).groups for c in g.cards) for lang in ("zh", "en"))
     assert (zh.note, en.note) == ("效果是我们设计的。", "Its effect is ours.")
     assert zh.unchecked == en.unchecked == "尚未编码"  # written once, in the game's language
