@@ -40,6 +40,8 @@ GAME_PROPS = {
                 + f" (default {DEFAULT_LANGUAGE}; a code with a hyphen in quotes: `language \"zh-Hant\"`)",
     "card_moves": "`card_moves EVENT`: the event (declared with three parameters: the card, the zone it "
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
+    "card_uses": "`card_uses EVENT`: the event (declared with two parameters: the player, the card) the rules "
+                 "emit when a player uses a card; `cardsmith sim` counts each card's uses and wins by it",
     "chapter": "`chapter N \"title\" [LANG \"title\" …]`: the title of the reference's chapter N (the rules "
                "numbered N-…)",
     "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
@@ -48,7 +50,8 @@ GAME_PROPS = {
                    "moved, where from, where to — a zone or a card — and the card whose effect moved them, or "
                    "none for the rules) that the engine emits whenever tokens move",
 }
-MOVE_EVENTS = {"card_moves": (3, "three", "the card, the zone it left, the zone it entered"),
+EVENT_PROPS = {"card_moves": (3, "three", "the card, the zone it left, the zone it entered"),
+               "card_uses": (2, "two", "the player, the card"),
                "token_moves": (5, "five", "the token kind, how many, where from, where to, the card that moved "
                                           "them")}
 SCENARIO_PROPS = {
@@ -89,17 +92,17 @@ class Props:
         elif start.atoms[0].text not in self.sym.procedures:
             self.ctx.error("E101", f"unknown procedure {start.atoms[0].text!r}", start.atoms[0].span,
                            suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
-        for prop in MOVE_EVENTS:
-            self._move_event(prop, game.prop(prop))
+        for prop in EVENT_PROPS:
+            self._named_event(prop, game.prop(prop))
         for blk in game.blocks:
             self.ctx.error("E114", "a game has no timing blocks", blk.span)
 
-    def _move_event(self, prop_name: str, prop: s.Opt | None) -> None:
-        """`card_moves EVENT` / `token_moves EVENT`: an event the engine emits, declared with the
-        parameters it is given."""
+    def _named_event(self, prop_name: str, prop: s.Opt | None) -> None:
+        """`card_moves EVENT` / `token_moves EVENT` / `card_uses EVENT`: an event the engine emits
+        or watches, declared with the parameters it is given."""
         if prop is None:
             return
-        arity, arity_word, params = MOVE_EVENTS[prop_name]
+        arity, arity_word, params = EVENT_PROPS[prop_name]
         if len(prop.atoms) != 1:
             self.ctx.error("E104", f"`{prop_name}` names one event", prop.span)
             return

@@ -24,12 +24,14 @@ class Triggers:
     card_handlers: dict[str, list[tuple[int, str, Callable[..., Any]]]]  # event -> (order, card, fn)
     objects_by_card: dict[str, list[Obj]]
     dynamic: dict[str, list[Waiting]]
+    listeners: dict[str, list[Callable[..., None]]]  # observers of events (they change nothing)
     mods: dict[str, list[Modifier]]
 
     def _init_triggers(self, rules: RuleSet, active_addenda: frozenset[str]) -> None:
         self.handlers = rules.handlers_in(active_addenda)
         self.card_handlers = {}  # filled as each card's first copy enters the game
         self.dynamic = {}
+        self.listeners = {}
 
     def _card_triggers_arrive(self, ident: str) -> None:
         """A card's first copy in this game: its triggers answer events from now on, in the
@@ -38,7 +40,15 @@ class Triggers:
             bisect.insort(self.card_handlers.setdefault(ct.event, []), (order, ct.card, ct.fn),
                           key=lambda entry: entry[0])
 
+    def listen(self, event: str, fn: Callable[..., None]) -> None:
+        """Call fn with an event's arguments each time it is emitted, before what answers it: an
+        observer (statistics, a viewer) that must not change the game."""
+        self.listeners.setdefault(event, []).append(fn)
+
     def emit(self, event: str, *args: Any) -> None:
+        if self.listeners and event in self.listeners:
+            for listener in self.listeners[event]:
+                listener(*args)
         for fn in self.handlers.get(event, ()):
             fn(self, *args)
         for _, ident, fn in self.card_handlers.get(event, ()):

@@ -453,3 +453,30 @@ def test_every_language_has_every_phrase_with_the_same_blanks() -> None:
             text, model = getattr(words, field.name), getattr(english, field.name)
             assert text.strip(), (language, field.name)
             assert re.findall(r"{\w+}", text) == re.findall(r"{\w+}", model), (language, field.name)
+
+
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_a_listener_sees_every_card_use_the_game_declares(game: str) -> None:
+    """`card_uses EVENT` names the event the rules emit when a player uses a card; a listener
+    (what `cardsmith sim` counts uses with) sees each one with the player and the card, and
+    changes nothing: the game ends as it does unwatched."""
+    from cardsmith.runtime.session import new_game
+    from cardsmith.runtime.table import draw_picks
+    from tests.helpers import Bundled
+    rules = Bundled(game).rules
+    assert rules.use_event is not None
+    picks = draw_picks(rules, rules.table.min_players, 7)
+    watched = new_game(rules, picks, seed=7, log=False)
+    seen: list[tuple[int, str]] = []
+    watched.listen(rules.use_event, lambda p, c: seen.append((p.index, c.defn.ident)))
+    result = play(watched)
+    plain = play(new_game(rules, picks, seed=7, log=False))
+    assert seen and all(seat in range(len(picks)) for seat, _ in seen)
+    assert (result.winner, result.reason, result.steps) == (plain.winner, plain.reason, plain.steps)
+
+
+@pytest.mark.parametrize(("line", "code"), [("card_uses nothing_here", "E101"), ("card_uses scored", "E104")])
+def test_card_uses_names_an_event_of_two_parameters(line: str, code: str) -> None:
+    from tests.helpers import MINI_GAME, build_sources, codes
+    text = MINI_GAME.replace("    start play\n", f"    start play\n    {line}\n")
+    assert codes(build_sources({"mini.csm": text}, use_cache=False).diagnostics) == [code]
