@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 from typing import Any
 
 import click
 
-from .cmd_card import card
-from .cmd_check import build, check, explain, schema
-from .cmd_demo import demo
-from .cmd_new import new
-from .cmd_play import play_cmd
-from .cmd_ref import ref
-from .cmd_replay import replay_cmd
-from .cmd_scenarios import scenarios
-from .cmd_soak import soak
+# each command's module, imported only when that command runs (or help lists it): the rest of
+# the package is not loaded by a command that does not need it
+COMMANDS = {
+    "check": "cmd_check:check", "card": "cmd_card:card", "build": "cmd_check:build", "play": "cmd_play:play_cmd",
+    "replay": "cmd_replay:replay_cmd", "soak": "cmd_soak:soak", "scenarios": "cmd_scenarios:scenarios",
+    "ref": "cmd_ref:ref", "explain": "cmd_check:explain", "schema": "cmd_check:schema", "new": "cmd_new:new",
+    "demo": "cmd_demo:demo",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        command: click.Command = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsmith")
 def main() -> None:
     """cardsmith: write a card game's rules and cards in a small language, check them,
@@ -29,10 +44,6 @@ def main() -> None:
     `cardsmith ref GAME`. Every command that takes a GAME also takes your own files after
     it (`cardsmith play GAME my_cards.csm`)."""
     _warnings_to_stderr()
-
-
-for command in (check, card, build, play_cmd, replay_cmd, soak, scenarios, ref, explain, schema, new, demo):
-    main.add_command(command)
 
 
 def _warnings_to_stderr() -> None:

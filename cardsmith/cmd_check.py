@@ -6,18 +6,22 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .common import GAME_HELP, build_or_report, fail, out_folder, write
-from .compiler.checked import Checked
+from .compiler.check_cache import check_outcome
 from .compiler.diagnostics import CODES, render_all, to_json
 from .compiler.diagnostics import explain as explain_code
-from .compiler.load import build_sources, bundled_games, resolve_inputs
-from .compiler.printed import PrintedCheck, PrintedError, Verdict, field_columns, read_printed
+from .compiler.load import bundled_games, resolve_inputs
 from .runtime.display import printable
 from .runtime.events import schema as events_schema
 from .runtime.protocol import schema as protocol_schema
+
+if TYPE_CHECKING:
+    from .compiler.checked import Checked
+    from .compiler.printed import Verdict
 
 
 @click.command()
@@ -57,14 +61,13 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
         all_sources.update(sources)
         if sources:
             started = time.perf_counter()
-            result = build_sources(sources, need_model=True)
-            diags.extend(result.diagnostics)
-            game_decl = result.checked.symbols.game if result.checked is not None else None
-            if result.checked is not None and game_decl is not None:
-                sym = result.checked.symbols
-                summaries.append(f"{game_decl.name}: {len(sources)} file(s), {len(sym.cards)} card(s), "
-                                 f"{len(sym.procedures)} procedure(s), {len(sym.scenarios)} scenario(s) "
-                                 f"checked in {time.perf_counter() - started:.2f}s")
+            outcome, remembered = check_outcome(sources)
+            diags.extend(outcome.found())
+            if outcome.game is not None:
+                how = " (unchanged since the last check)" if remembered else ""
+                summaries.append(f"{outcome.game}: {len(sources)} file(s), {outcome.cards} card(s), "
+                                 f"{outcome.procedures} procedure(s), {outcome.scenarios} scenario(s) "
+                                 f"checked in {time.perf_counter() - started:.2f}s{how}")
         all_diags.extend(diags)
     if fmt == "json":
         click.echo(to_json(all_diags))
@@ -80,6 +83,7 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
 def report_printed(paths: tuple[str, ...], printed_file: Path, number: str, text: str, fields: tuple[str, ...],
                    by: str | None, fmt: str, quiet: bool) -> None:
     """`check GAME --printed FILE`: every printed record against the card it names."""
+    from .compiler.printed import PrintedCheck, PrintedError, field_columns, read_printed
     result = build_or_report(paths[0], paths[1:], fmt, need_model=True)
     assert result.checked is not None
     checked = result.checked

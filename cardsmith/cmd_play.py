@@ -29,7 +29,6 @@ from .runtime.log import events_for, lines_for
 from .runtime.rules import RuleSet
 from .runtime.saves import Divergence, ReplayAgents, SavedGame, SaveError, read_save, save_game
 from .runtime.session import new_game, play
-from .terminal import TerminalAgent
 
 
 def pick_options(command: Any) -> Any:
@@ -102,8 +101,8 @@ def play_cmd(game: str, paths: tuple[str, ...], seed: int, p1: str | None, p2: s
         fail("game abandoned: input closed", 130)
     except AgentGaveUp as err:
         fail(f"game abandoned: {err}")
-    if isinstance(chosen, TerminalAgent):
-        chosen.finish(outcome, rules)
+    if agent == "terminal":
+        chosen.finish(outcome, rules)  # type: ignore[attr-defined]
     if isinstance(chosen, JsonLinesAgent):
         chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error,
                       outcome.cause)
@@ -124,6 +123,7 @@ def play_cmd(game: str, paths: tuple[str, ...], seed: int, p1: str | None, p2: s
 
 def _agent(kind: str, computer: Agent) -> Agent:
     if kind == "terminal":
+        from .terminal import TerminalAgent  # rich is loaded only for a person at the terminal
         return TerminalAgent()
     if kind == "jsonl":
         return JsonLinesAgent()

@@ -7,17 +7,18 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from .compiler.diagnostics import render_all, to_json
 from .compiler.load import BuildResult, build_target, bundled_games
-from .runtime.agents import ActiveAgent, Agent, RandomAgent
 from .runtime.display import printable
-from .runtime.rules import RuleSet
-from .runtime.session import GameResult, agent_seed
-from .runtime.table import draw_picks, table_problems
+
+if TYPE_CHECKING:  # the engine itself is loaded by the commands that play (not by `check`)
+    from .runtime.agents import Agent
+    from .runtime.rules import RuleSet
+    from .runtime.session import GameResult
 
 GAME_HELP = ("GAME is a bundled game (`cardsmith check` lists them), a folder holding a game of "
              "your own, or a file that starts with `use GAME`; PATHS are more files or folders "
@@ -90,6 +91,7 @@ def table(rules: RuleSet, seed: int, players: int | None, given: list[list[str] 
     """The characters of every seat: those given, the rest drawn with the seed (as `soak`
     draws them, so `play --seed N` replays what `soak` played for seed N). Exit 2 on an
     illegal table."""
+    from .runtime.table import draw_picks, table_problems
     while given and given[-1] is None:
         given.pop()
     count = players or max(len(given), rules.table.min_players)
@@ -103,6 +105,8 @@ def table(rules: RuleSet, seed: int, players: int | None, given: list[list[str] 
 
 
 def computer_agents(policy: str, seed: int, seats: int) -> list[Agent]:
+    from .runtime.agents import ActiveAgent, RandomAgent
+    from .runtime.session import agent_seed
     kind = ActiveAgent if policy == "active" else RandomAgent
     return [kind(agent_seed(seed, i)) for i in range(seats)]
 

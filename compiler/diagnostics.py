@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..runtime.display import printable
-from .syntax import Span, source_lines
+from .span import Span, source_lines
 
 # code -> (title, long explanation). `cardsmith explain CODE` prints these.
 CODES: dict[str, tuple[str, str]] = {

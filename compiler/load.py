@@ -13,6 +13,7 @@ import importlib.util
 import logging
 import marshal
 import os
+import re
 import stat
 import sys
 import types
@@ -20,22 +21,20 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lark
-
-from ..runtime.rules import GENERATED_PREFIX, RuleSet, SourceMap
-from . import syntax as s
+from . import span as s
 from .cache import Cache, open_cache
-from .check import check
-from .checked import Checked
 from .diagnostics import Diagnostic
-from .generate import GenerateError, generate
-from .library import library_root
+from .library import grammar_text, library_root
 from .limits import MAX_FILE_BYTES
-from .parse import grammar_text, parse_source
+
+if TYPE_CHECKING:
+    from ..runtime.rules import RuleSet, SourceMap
+    from .checked import Checked
 
 SOURCE_SUFFIX = ".csm"
+_USE = re.compile(r"^use ([^\n]*)", re.MULTILINE)
 log = logging.getLogger("cardsmith.cache")
 
 
@@ -66,14 +65,20 @@ def game_files(game: str) -> list[Path]:
     return sorted(folder.rglob(f"*{SOURCE_SUFFIX}"))
 
 
+def _lark_release() -> bytes:
+    """Which Lark parses: its `__init__`, which carries its version (read, not imported: a
+    cached game is loaded without the parser)."""
+    spec = importlib.util.find_spec("lark")
+    return Path(spec.origin).read_bytes() if spec is not None and spec.origin else b""
+
+
 @lru_cache(maxsize=1)
 def _compiler_fingerprint() -> bytes:
     """What a cached build depends on besides the sources: the grammar, the compiler and the
     runtime, and the interpreter and Lark versions (marshalled code is only valid for the
     Python that wrote it)."""
     h = hashlib.sha256()
-    parts = [importlib.util.MAGIC_NUMBER, sys.version.encode(), lark.__version__.encode(),
-             grammar_text().encode()]
+    parts = [importlib.util.MAGIC_NUMBER, sys.version.encode(), _lark_release(), grammar_text().encode()]
     for package in ("cardsmith.compiler", "cardsmith.runtime"):
         for path in sorted(Path(str(resources.files(package))).glob("*.py")):
             parts += [path.name.encode(), path.read_bytes()]
@@ -141,7 +146,13 @@ def build_sources(sources: dict[str, str], use_cache: bool = True, need_model: b
         rules = _load_cached(cache, entry)
         if rules is not None:
             return BuildResult(rules, [], sources, from_cache=True)
-    files: list[s.SourceFile] = []
+    # the compiler proper is loaded only when something is compiled (a cached game needs none of it)
+    from ..runtime.rules import GENERATED_PREFIX, SourceMap
+    from . import syntax
+    from .check import check
+    from .generate import GenerateError, generate
+    from .parse import parse_source
+    files: list[syntax.SourceFile] = []
     diags: list[Diagnostic] = []
     for path, text in sources.items():
         parsed, parse_diags = parse_source(path, text)
@@ -177,6 +188,7 @@ def _too_complex(span: s.Span) -> Diagnostic:
 
 def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
     """The rules of a verified cache entry, or None (with a warning) when it cannot be used."""
+    from ..runtime.rules import SourceMap
     payload = cache.read(entry)
     if payload is None:
         return None
@@ -223,15 +235,17 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
     sources, read_diags = read_sources(collected)
     diags.extend(read_diags)
     sources = _once_each(sources)
+    joined: set[str] = set()  # the bundled games whose files are in already (each read once)
     for path, text in list(sources.items()):
         game = _used_game(text)
-        if game is None:
+        if game is None or game in joined:
             continue
         if game not in bundled_games():
             line = _use_line(text)
             diags.append(Diagnostic("E107", f"unknown game {game!r}", s.Span(path, line, 5, line, 5 + len(game)),
                                     hint="bundled games: " + ", ".join(bundled_games())))
             continue
+        joined.add(game)
         library, more = read_sources(game_files(game))
         diags.extend(more)
         sources = {**library, **sources}  # the game's own files first, then the designer's
@@ -262,13 +276,13 @@ def _once_each(sources: dict[str, str]) -> dict[str, str]:
     path when there is one), in one order however they were named: the bundled library's
     files in the library's order, then the others by path. The order of the files is the
     order of the declarations, and so of the cards."""
-    named: dict[Path, str] = {}
+    named: dict[str, str] = {}
     for path in sources:
-        real = Path(path).resolve()
-        if real not in named or Path(named[real]).is_absolute() and not Path(path).is_absolute():
+        real = os.path.realpath(path)
+        if real not in named or os.path.isabs(named[real]) and not os.path.isabs(path):
             named[real] = path
-    root = library_root().resolve()
-    order = sorted(named, key=lambda real: (not real.is_relative_to(root), real.parts))
+    root = os.path.realpath(library_root()) + os.sep
+    order = sorted(named, key=lambda real: (not real.startswith(root), Path(real).parts))
     return {named[real]: sources[named[real]] for real in order}
 
 
@@ -277,11 +291,9 @@ def _use_line(text: str) -> int:
 
 
 def _used_game(text: str) -> str | None:
-    for line in s.source_lines(text):
-        stripped = line.strip()
-        if stripped.startswith("use ") and not line.startswith((" ", "\t")):
-            return stripped[4:].split("#")[0].strip()
-    return None
+    """The game a file adds to: its first unindented `use GAME` line (lines end at \\n only)."""
+    found = _USE.search(text)
+    return found.group(1).split("#")[0].strip() if found else None
 
 
 def build_target(target: str, extra: list[str], use_cache: bool = True, need_model: bool = False) -> BuildResult:

@@ -14,7 +14,6 @@ import marshal
 import re
 import sys
 from functools import lru_cache
-from importlib import resources
 
 import lark
 from lark import Lark
@@ -35,6 +34,7 @@ from . import syntax as s
 from .build import Builder, BuildError
 from .cache import open_cache
 from .diagnostics import Diagnostic
+from .library import grammar_text
 from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
 
 log = logging.getLogger("cardsmith.cache")
@@ -59,11 +59,6 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
-
-
-def grammar_text() -> str:
-    """The bundled grammar source."""
-    return resources.files("cardsmith.grammar").joinpath("cardsmith.lark").read_text("utf-8")
 
 
 @lru_cache(maxsize=1)

@@ -145,7 +145,7 @@ def test_the_key_covers_the_interpreter_and_lark(monkeypatch: pytest.MonkeyPatch
         assert _cache_key(SOURCES) != before
         load._compiler_fingerprint.cache_clear()
         monkeypatch.undo()
-        monkeypatch.setattr(load.lark, "__version__", "0.0.1")
+        monkeypatch.setattr(load, "_lark_release", lambda: b'__version__ = "0.0.1"')
         assert _cache_key(SOURCES) != before
     finally:
         monkeypatch.undo()
@@ -163,3 +163,33 @@ def test_the_cache_root_defaults_to_the_users_cache_folder(monkeypatch: pytest.M
     monkeypatch.delenv("CARDSMITH_CACHE", raising=False)
     root = cache_mod.cache_root()
     assert "cardsmith" in root.parts and not str(root).startswith(tempfile.gettempdir())
+
+
+def test_check_remembers_what_it_found_until_a_source_or_template_changes(folder: Path, tmp_path: Path) -> None:
+    """`check` of unchanged sources answers from the cache with the same diagnostics; a changed
+    file or a changed card-text template (W201's suggestions come from it) is checked again."""
+    from click.testing import CliRunner
+
+    from cardsmith.cli import main
+    game = tmp_path / "mine"
+    game.mkdir()
+    source = game / "game.csm"
+    source.write_text(MINI_GAME + '\ncounter spare "备用": range 0..9\n', "utf-8")  # unused: W202
+
+    def check() -> str:
+        result = CliRunner().invoke(main, ["check", str(game)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    remembered = "(unchanged since the last check)"
+    first = check()
+    again = check()
+    assert "W202" in first and remembered not in first and remembered in again
+    assert first.split("\nmini:")[0] == again.split("\nmini:")[0]  # the same diagnostics, rendered alike
+    source.write_text(source.read_text("utf-8") + '\ncounter spare2 "备用2": range 0..9\n', "utf-8")
+    changed = check()
+    assert remembered not in changed and changed.count("W202") == first.count("W202") + 1
+    assert remembered in check()
+    (game / "text").mkdir()
+    (game / "text" / "zh.j2").write_text("{% macro yes() %}对{% endmacro %}\n", "utf-8")
+    assert remembered not in check()
