@@ -8,6 +8,7 @@ source, so an unchanged library reloads without parsing.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 import logging
@@ -146,16 +147,28 @@ def build_sources(sources: dict[str, str], use_cache: bool = True, need_model: b
         rules = _load_cached(cache, entry)
         if rules is not None:
             return BuildResult(rules, [], sources, from_cache=True)
+    collecting = gc.isenabled()
+    gc.disable()  # a build makes hundreds of thousands of objects that all live on: no collections meanwhile
+    try:
+        return _build(sources, cache, entry)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildResult:
+    """Parse (each file once: `parse_cache`), check, generate and compile; cache the code."""
     # the compiler proper is loaded only when something is compiled (a cached game needs none of it)
     from ..runtime.rules import GENERATED_PREFIX, SourceMap
     from . import syntax
     from .check import check
     from .generate import GenerateError, generate
     from .parse import parse_source
+    from .parse_cache import parse_file
     files: list[syntax.SourceFile] = []
     diags: list[Diagnostic] = []
     for path, text in sources.items():
-        parsed, parse_diags = parse_source(path, text)
+        parsed, parse_diags = parse_file(path, text, cache) if cache is not None else parse_source(path, text)
         files.append(parsed)
         diags.extend(parse_diags)
     checked, check_diags = check(files)

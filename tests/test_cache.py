@@ -193,3 +193,43 @@ def test_check_remembers_what_it_found_until_a_source_or_template_changes(folder
     (game / "text").mkdir()
     (game / "text" / "zh.j2").write_text("{% macro yes() %}对{% endmacro %}\n", "utf-8")
     assert remembered not in check()
+
+
+def test_a_build_parses_only_the_files_that_changed(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsed files are remembered by content (in the process and in the cache): a second
+    build parses nothing, an edited file alone is parsed again, and the game is the same."""
+    from cardsmith.compiler import parse_cache
+    parsed: list[str] = []
+    real = parse_cache.parse_source
+
+    def counting(path: str, text: str) -> parse_cache.Parsed:
+        parsed.append(path)
+        return real(path, text)
+
+    monkeypatch.setattr(parse_cache, "parse_source", counting)
+    monkeypatch.setattr(parse_cache, "_MEMORY", {})
+    sources = {"mini.csm": MINI_GAME, "more.csm": "use mini\ncounter extra \"额外\": range 0..3\n"}
+    first = build_sources(sources, need_model=True)
+    assert first.ok and sorted(parsed) == ["mini.csm", "more.csm"]
+    parsed.clear()
+    parse_cache._MEMORY.clear()  # a new process: only the on-disk entries are left
+    again = build_sources(sources, need_model=True)
+    assert parsed == [] and again.python_source == first.python_source
+    edited = {**sources, "more.csm": sources["more.csm"] + "counter other \"其他\": range 0..3\n"}
+    build_sources(edited, need_model=True)
+    assert parsed == ["more.csm"]
+
+
+def test_a_damaged_syntax_entry_is_parsed_again(folder: Path, caplog: pytest.LogCaptureFixture,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardsmith.compiler import parse_cache
+    monkeypatch.setattr(parse_cache, "_MEMORY", {})
+    assert build_sources(SOURCES).ok
+    entries = list(folder.glob("syntax-*.pkl"))
+    assert len(entries) == 1
+    entries[0].write_bytes(b"\0" * 40 + b"not what was written")
+    parse_cache._MEMORY.clear()
+    (folder / f"{_cache_key(SOURCES)}.bin").unlink()  # make the build compile again
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        assert build_sources(SOURCES).ok
+    assert "not written by this user's cardsmith" in caplog.text
