@@ -8,7 +8,7 @@ from . import syntax as s
 from .checked import Checked
 from .emit import Emitter, bound_now
 from .gen_expr import ExprGen
-from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref
+from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref, Type
 from .visit import Visitor
 
 
@@ -65,6 +65,9 @@ class StmtGen(Visitor[None]):
 
     def visit_AugAssign(self, st: s.AugAssign) -> None:
         current, value = self.expr(st.target), self.expr(st.value)
+        if self.c.type_of(st.target) is Type.INT and self.c.type_of(st.value) is Type.INT:  # plain arithmetic
+            self.assign(st.target, f"rt.num({current} {st.op[0]} {value})", st.span)
+            return
         fn = "rt.add" if st.op == "+=" else "rt.sub"
         self.assign(st.target, f"rt.num({fn}({current}, {value}))", st.span)
 

@@ -23,7 +23,7 @@ def proc_1(g, l_0):
         g.step(K_1)
     l_1 = l_0.zones[3].tokens.get(K_2, 0)
     if (l_1 > 0):
-        g.set(l_0, 0, rt.num(rt.add((l_0.counters[0] if not g.mods else g.get(l_0, 0)), l_1)))
+        g.set(l_0, 0, rt.num((l_0.counters[0] if not g.mods else g.get(l_0, 0)) + l_1))
 
 def card_0_0(g, this, l_0):
     self_ = this.owner
@@ -35,4 +35,4 @@ def build_rules():
     counters = [rt.CounterSpec(name='score', label='分数', per_player=True, low=None, high=None, start=0, flag=False, visibility='public', logged=False, addendum=None, hosts_only=False), rt.CounterSpec(name='turn', label='回合', per_player=False, low=None, high=None, start=0, flag=False, visibility='public', logged=False, addendum=None, hosts_only=False)]
     cards = {}
     cards['coin'] = rt.CardDef(ident='coin', name='硬币', props={'power': 2, 'copies': 1}, timings={'on_play': card_0_0}, labels={})
-    return rt.RuleSet(game='lang', label='语言', table=rt.TableSpec(min_players=2, max_players=2, picks=1, different=False, different_by=None, unique=False), zones=zones, counters=counters, field_defaults={'power': 0, 'hue': 'red'}, cards=cards, characters={'hero': {'number': '7', 'label': '英雄'}, 'sidekick': {'number': '8', 'label': '帮手'}}, triggers=[], card_triggers=[], checks=[], procedures={'main': proc_0, 't': proc_1}, scenarios={}, scenario_props={}, addenda={}, entry='main', shown_fields={}, logged_fields={}, hidden_card='(hidden card)', language='en', token_labels={'chip': '筹码', 'mark': '标记'}, actions=[], move_event=None, token_event=None)
+    return rt.RuleSet(game='lang', label='语言', table=rt.TableSpec(min_players=2, max_players=2, picks=1, different=False, different_by=None, unique=False), zones=zones, counters=counters, field_defaults={'power': 0, 'hue': 'red'}, cards=cards, characters={'hero': {'number': '7', 'label': '英雄'}, 'sidekick': {'number': '8', 'label': '帮手'}}, triggers=[], card_triggers=[], checks=[], procedures={'main': proc_0, 't': proc_1}, scenarios={}, scenario_props={}, addenda={}, entry='main', shown_fields={}, logged_fields={}, hidden_card='(hidden card)', language='en', token_labels={'chip': '筹码', 'mark': '标记'}, actions=[], move_event=None, token_event=None, use_event=None)
