@@ -1,16 +1,19 @@
-"""Benchmarks (`make bench`): check times, compile throughput, random games per second per core.
+"""Benchmarks (`make bench`): whole-process start-up, check and compile times, random games per
+second, decisions per second and turns per game per core.
 
-Not part of the tests: numbers are printed and recorded by hand in BENCHMARKS.md.
+Not part of the tests (timings are never asserted): numbers are printed and recorded by hand in
+BENCHMARKS.md with the machine and the date.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 from cardsmith.compiler.load import (
     build_game,
@@ -19,6 +22,7 @@ from cardsmith.compiler.load import (
     game_files,
     read_sources,
 )
+from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import new_game, play
 from cardsmith.runtime.table import legal_picks
 
@@ -34,13 +38,25 @@ def best_of(runs: int, fn: object) -> float:
     return min(times)
 
 
+def whole_process(*args: str, runs: int = 5) -> float:
+    """The best wall time of a `cardsmith …` process (interpreter start-up included)."""
+    command = [sys.executable, "-m", "cardsmith.cli", *args]
+    subprocess.run(command, capture_output=True, check=False)  # warm the caches first
+    return best_of(runs, lambda: subprocess.run(command, capture_output=True, check=False))
+
+
 def bench_check() -> None:
     os.environ["CARDSMITH_CACHE"] = tempfile.mkdtemp(prefix="cardsmith-bench-")
     cold = best_of(3, lambda: build_game("sakura", use_cache=False))
     build_game("sakura")  # fill the cache
     warm = best_of(5, lambda: build_game("sakura"))
-    print(f"check sakura library, cold (parse+check+generate+compile): {cold * 1000:.0f} ms")
-    print(f"check sakura library, warm (content-hash cache hit):        {warm * 1000:.1f} ms")
+    print(f"build sakura library, cold (parse+check+generate+compile): {cold * 1000:.0f} ms")
+    print(f"load sakura library, warm (compiled code from the cache):   {warm * 1000:.1f} ms")
+    python = best_of(5, lambda: subprocess.run([sys.executable, "-c", "pass"], check=False))
+    print(f"whole process: python -c pass                               {python * 1000:.0f} ms")
+    print(f"whole process: cardsmith check sakura, warm                 {whole_process('check', 'sakura') * 1000:.0f} ms")
+    print(f"whole process: cardsmith play sakura --seed 1, warm          "
+          f"{whole_process('play', 'sakura', '--seed', '1') * 1000:.0f} ms")
 
 
 def synthetic_cards(n: int) -> str:
@@ -62,24 +78,42 @@ def synthetic_cards(n: int) -> str:
 
 
 def bench_compile(n: int = 2000) -> None:
-    sources, _ = read_sources(game_files("sakura"))
-    sources["bench.csm"] = synthetic_cards(n)
-    started = time.perf_counter()
-    result = build_sources(sources, use_cache=False)
-    elapsed = time.perf_counter() - started
-    if not result.ok:
-        print("synthetic file did not compile:", result.diagnostics[:3])
-        sys.exit(1)
-    print(f"compile {n} generated cards (+ library): {elapsed:.2f} s = {n / elapsed:.0f} cards/s")
+    """A generated file of n cards with the Sakura library: compiled with nothing cached, the
+    same with the library's files already parsed (what an edit-check loop meets), and the cost
+    the n cards add."""
+    library, _ = read_sources(game_files("sakura"))
+    sources = {**library, "bench.csm": synthetic_cards(n)}
+    for label, use_cache in (("nothing cached", False), ("library parsed before", True)):
+        if use_cache:
+            build_sources(library, need_model=True)  # parses and remembers the library's files
+        started = time.perf_counter()
+        result = build_sources(sources, use_cache=use_cache, need_model=True)
+        elapsed = time.perf_counter() - started
+        if not result.ok:
+            print("synthetic file did not compile:", result.diagnostics[:3])
+            sys.exit(1)
+        print(f"compile {n} generated cards + library, {label}: {elapsed:.2f} s = {n / elapsed:.0f} cards/s")
+    alone = best_of(1, lambda: build_sources(library, use_cache=False, need_model=True))
+    both = best_of(1, lambda: build_sources(sources, use_cache=False, need_model=True))
+    print(f"compile {n} generated cards, what they add to a cold library build: {both - alone:.2f} s = "
+          f"{n / (both - alone):.0f} cards/s")
 
 
-def games_per_second(game: str, matchups: list[list[list[str]]], seconds: float = 9.0) -> list[float]:
-    """Random games per second on one core, three timed runs cycling the matchups."""
+@dataclass
+class Rates:
+    games: float  # per second
+    decisions: float  # per second
+    turns: float  # per game (a game's `turn_count` counter, where it has one)
+
+
+def games_per_second(game: str, matchups: list[list[list[str]]], seconds: float = 9.0) -> list[Rates]:
+    """Random games on one core, three timed runs cycling the matchups."""
     rules = build_game(game).rules
     assert rules is not None
+    turn = next((i for i, c in enumerate(rules.counters) if c.name == "turn_count"), None)
     rates = []
     for _ in range(3):
-        games = 0
+        games = decisions = turns = 0
         started = time.perf_counter()
         while time.perf_counter() - started < seconds / 3:
             result = play(new_game(rules, matchups[games % len(matchups)], seed=games, log=False))
@@ -87,7 +121,10 @@ def games_per_second(game: str, matchups: list[list[list[str]]], seconds: float 
                 print(f"{game} game error:", result.error)
                 sys.exit(1)
             games += 1
-        rates.append(games / (time.perf_counter() - started))
+            decisions += result.decisions
+            turns += result.game.counters[turn] if turn is not None else 0
+        elapsed = time.perf_counter() - started
+        rates.append(Rates(games / elapsed, decisions / elapsed, turns / games))
     return rates
 
 
@@ -104,9 +141,12 @@ def fixed_games(game: str, matchups: list[list[list[str]]], games: int = 300, ru
     return games / best_of(runs, once)
 
 
-def report(label: str, rates: list[float]) -> None:
-    print(f"random games, {label}, one core: {statistics.median(rates):.0f} games/s "
-          f"(runs: {', '.join(f'{r:.0f}' for r in rates)})")
+def report(label: str, rates: list[Rates]) -> Rates:
+    middle = sorted(rates, key=lambda r: r.games)[len(rates) // 2]
+    turns = f", {middle.turns:.1f} turns/game" if middle.turns else ""
+    print(f"random games, {label}, one core: {middle.games:.0f} games/s, {middle.decisions:,.0f} decisions/s"
+          f"{turns} (runs: {', '.join(f'{r.games:.0f}' for r in rates)})")
+    return middle
 
 
 def bench_games() -> None:
@@ -114,7 +154,7 @@ def bench_games() -> None:
     base = [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]
     report("Sakura Arms base-goddess matchups", games_per_second("sakura", base))
     print(f"300 fixed Sakura base-goddess games, best of 5: {fixed_games('sakura', base):.0f} games/s")
-    rules = build_game("sakura").rules
+    rules: RuleSet | None = build_game("sakura").rules
     assert rules is not None
     seats = legal_picks(rules)
     report(f"Sakura Arms, every character ({len(rules.characters)})", games_per_second(
@@ -126,9 +166,12 @@ def bench_games() -> None:
         rules = build_game("ccs").rules
         assert rules is not None
         names = list(rules.characters)
+        per_decision = {}
         for players in (2, 10):
             matchups = [[[names[(start + k) % len(names)]] for k in range(players)] for start in range(len(names))]
-            report(f"库洛小樱对战, {players} players", games_per_second("ccs", matchups))
+            middle = report(f"库洛小樱对战, {players} players", games_per_second("ccs", matchups))
+            per_decision[players] = 1e6 / middle.decisions
+        print(f"库洛小樱对战 cost per decision: {per_decision[2]:.0f} µs at 2 players, {per_decision[10]:.0f} µs at 10")
 
 
 if __name__ == "__main__":
