@@ -13,6 +13,7 @@ from typing import Any
 
 from . import syntax as s
 from .check_expr import ExprChecker
+from .check_memo import MEMO, environment, remembered
 from .check_stmt import StmtChecker
 from .checked import Checked, Context
 from .collect import Collector
@@ -69,7 +70,10 @@ class Checker:
                                suggestion=did_you_mean(under.atoms[0].text, sym.timings))
         for decl, check in self.declarations():
             try:
-                check()
+                if isinstance(decl, s.Entity) and decl.what in ("card", "scenario"):
+                    remembered(self.ctx, decl, check)
+                else:
+                    check()
             except RecursionError:
                 self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
                                hint="split it into smaller procedures or `let` steps")
@@ -309,6 +313,7 @@ def _uses(body: tuple[s.Stmt, ...], name: str) -> bool:
 def check(files: list[s.SourceFile]) -> tuple[Checked, list[Diagnostic]]:
     """Check a game's files; returns the checked model and all diagnostics."""
     ctx = Context(Symbols())
+    MEMO.enter(*environment(files))
     Collector(ctx).files(files)
     if ctx.sym.game is None:
         first = files[0].path if files else "<input>"

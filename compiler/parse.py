@@ -113,8 +113,13 @@ def split_items(text: str) -> list[tuple[int, str]]:
     return result
 
 
-def parse_source(path: str, text: str) -> tuple[s.SourceFile, list[Diagnostic]]:
-    """Parse one file, returning its syntax model and every syntax diagnostic found."""
+Chunks = dict[tuple[str, int, str], tuple[list[s.Decl], list[Diagnostic]]]  # (path, line, text) -> built
+
+
+def parse_source(path: str, text: str, chunks: Chunks | None = None) -> tuple[s.SourceFile, list[Diagnostic]]:
+    """Parse one file, returning its syntax model and every syntax diagnostic found. With
+    `chunks`, each top-level declaration already parsed at the same place with the same text is
+    taken from there (the same objects: an edit to one card leaves the others as they were)."""
     diags: list[Diagnostic] = []
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         diags.append(Diagnostic("E004", f"file is larger than {MAX_FILE_BYTES} bytes",
@@ -126,37 +131,49 @@ def parse_source(path: str, text: str) -> tuple[s.SourceFile, list[Diagnostic]]:
     for start, chunk in split_items(text):
         if chunk.lstrip().startswith("#") and not _has_code(chunk):
             continue
-        problem = _prescan(path, start, chunk)
-        if problem:
-            diags.append(problem)
-            continue
-        try:
-            tree = parser().parse(chunk)
-            built = Builder(path, start - 1).transform(tree)
-            items.extend(built)
-        except UnexpectedInput as err:
-            diags.append(_syntax_diagnostic(path, start - 1, chunk, err))
-        except DedentError as err:
-            diags.append(Diagnostic("E003", "inconsistent indentation", _first_span(path, start, chunk),
-                                    hint=str(err).split("\n")[0]))
-        except BuildError as err:
-            diags.append(err.diagnostic)
-        except VisitError as err:
-            inner = err.orig_exc
-            if isinstance(inner, BuildError):
-                diags.append(inner.diagnostic)
-            elif isinstance(inner, RecursionError):
-                diags.append(Diagnostic("E004", "declaration is nested too deeply",
-                                        _first_span(path, start, chunk)))
-            else:
-                raise
-        except RecursionError:
+        known = chunks.get((path, start, chunk)) if chunks is not None else None
+        if known is None:
+            known = _parse_chunk(path, start, chunk)
+            if chunks is not None:
+                chunks[(path, start, chunk)] = known
+        items.extend(known[0])
+        diags.extend(known[1])
+    return s.SourceFile(path, text, tuple(items)), diags
+
+
+def _parse_chunk(path: str, start: int, chunk: str) -> tuple[list[s.Decl], list[Diagnostic]]:
+    """One top-level declaration (its first line is `start`): what it builds into, or the
+    located diagnostic that stopped it."""
+    diags: list[Diagnostic] = []
+    problem = _prescan(path, start, chunk)
+    if problem:
+        return [], [problem]
+    try:
+        tree = parser().parse(chunk)
+        return list(Builder(path, start - 1).transform(tree)), diags
+    except UnexpectedInput as err:
+        diags.append(_syntax_diagnostic(path, start - 1, chunk, err))
+    except DedentError as err:
+        diags.append(Diagnostic("E003", "inconsistent indentation", _first_span(path, start, chunk),
+                                hint=str(err).split("\n")[0]))
+    except BuildError as err:
+        diags.append(err.diagnostic)
+    except VisitError as err:
+        inner = err.orig_exc
+        if isinstance(inner, BuildError):
+            diags.append(inner.diagnostic)
+        elif isinstance(inner, RecursionError):
             diags.append(Diagnostic("E004", "declaration is nested too deeply",
                                     _first_span(path, start, chunk)))
-        except LarkError as err:  # any other parser failure is still a located diagnostic
-            diags.append(Diagnostic("E001", f"cannot parse this declaration: {str(err).splitlines()[0]}",
-                                    _first_span(path, start, chunk)))
-    return s.SourceFile(path, text, tuple(items)), diags
+        else:
+            raise
+    except RecursionError:
+        diags.append(Diagnostic("E004", "declaration is nested too deeply",
+                                _first_span(path, start, chunk)))
+    except LarkError as err:  # any other parser failure is still a located diagnostic
+        diags.append(Diagnostic("E001", f"cannot parse this declaration: {str(err).splitlines()[0]}",
+                                _first_span(path, start, chunk)))
+    return [], diags
 
 
 def _bidi_warnings(path: str, text: str) -> list[Diagnostic]:

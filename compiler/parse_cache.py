@@ -1,6 +1,7 @@
 """Parsed files remembered by content, so that a build parses only the files that changed: in
-this process (a dict, for the language server and for commands that build a game twice), and
-in the verified per-user cache (`cache.py`) between processes.
+this process (a dict, for the language server and for commands that build a game twice; within
+a changed file, each declaration that kept its place and text is taken as it was), and in the
+verified per-user cache (`cache.py`) between processes.
 
 A file's entry is keyed by the compiler's fingerprint (grammar, compiler and runtime code,
 interpreter, Lark), its path and its text; it holds the syntax model and the file's syntax
@@ -17,13 +18,15 @@ import pickle
 from . import syntax as s
 from .cache import Cache
 from .diagnostics import Diagnostic
-from .parse import parse_source
+from .parse import Chunks, parse_source
 
 log = logging.getLogger("cardsmith.cache")
 
 Parsed = tuple[s.SourceFile, list[Diagnostic]]
 _MEMORY: dict[str, Parsed] = {}  # key -> parsed file, for this process
 _MEMORY_FILES = 512  # files kept in memory at most (the oldest go first)
+_CHUNKS: Chunks = {}  # each declaration parsed in this process, by place and text (see parse_source)
+_MEMORY_CHUNKS = 50_000
 
 
 def _key(path: str, text: str) -> str:
@@ -43,7 +46,9 @@ def parse_file(path: str, text: str, cache: Cache | None) -> Parsed:
     entry = f"syntax-{key}.pkl"
     parsed = _read(cache, entry) if cache is not None else None
     if parsed is None:
-        parsed = parse_source(path, text)
+        if len(_CHUNKS) > _MEMORY_CHUNKS:
+            _CHUNKS.clear()
+        parsed = parse_source(path, text, _CHUNKS)
         if cache is not None:
             cache.write(entry, pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
     if len(_MEMORY) >= _MEMORY_FILES:

@@ -145,9 +145,12 @@ class NodeTable(Generic[V]):
 
     def __init__(self) -> None:
         self._items: dict[int, tuple[Node, V]] = {}
+        self.journal: list[tuple[Node, V]] | None = None  # while a list: every entry written is noted in it
 
     def __setitem__(self, node: Node, value: V) -> None:
         self._items[id(node)] = (node, value)
+        if self.journal is not None:
+            self.journal.append((node, value))
 
     def get(self, node: object) -> V | None:
         entry = self._items.get(id(node))

@@ -10,6 +10,7 @@ import re
 from . import syntax as s
 from .card_facts import card_facts
 from .card_text import TextBook, TextTemplateError, template_folders
+from .check_memo import MEMO
 from .checked import Context
 from .diagnostics import Diagnostic
 from .library import library_root
@@ -60,7 +61,11 @@ def check_card_texts(ctx: Context) -> None:
         text = checked.card_props.get(name, {}).get("text")
         if prop is None or not isinstance(text, str) or not text or card.prop("unchecked") is not None:
             continue
-        findings = compare(scanner.scan(text), card_facts(checked, scanner, name))
+        known = MEMO.get(card)  # what this card's check found, in this environment
+        findings = known.text_findings if known is not None and known.text_findings is not None else \
+            compare(scanner.scan(text), card_facts(checked, scanner, name))
+        if known is not None:
+            known.text_findings = findings
         if not findings:
             continue
         language = text_language(text, vocab)

@@ -202,7 +202,7 @@ def test_a_build_parses_only_the_files_that_changed(folder: Path, monkeypatch: p
     parsed: list[str] = []
     real = parse_cache.parse_source
 
-    def counting(path: str, text: str) -> parse_cache.Parsed:
+    def counting(path: str, text: str, chunks: object = None) -> parse_cache.Parsed:
         parsed.append(path)
         return real(path, text)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import build_text, codes, problems
+from tests.helpers import MINI_GAME, build_text, codes, problems
 
 
 def test_mini_game_is_clean() -> None:
@@ -236,3 +236,39 @@ def test_built_in_arguments_are_checked() -> None:
 def test_a_duplicate_declaration_says_where_the_first_is() -> None:
     (d,) = problems(build_text('counter score "又一个": per player\n').diagnostics)
     assert d.code == "E102" and d.hint == "the first one is at mini.csm:11:9; rename one of them"
+
+
+def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cards and scenarios are re-checked only when they (or the rules around them) changed
+    (`check_memo.py`): after edits to a card and to a rule, the diagnostics, resolutions and
+    card properties are those of a check from nothing."""
+    from cardsmith.compiler import check_memo
+    from cardsmith.compiler.check import check
+    from cardsmith.compiler.parse import parse_source
+    from cardsmith.compiler.parse_cache import parse_file
+    cards = "".join(f'card c{i} "牌{i}":\n    power {i}\n    on_play:\n        move 1 chip from bank to self.purse\n\n'
+                    for i in range(6))
+    base = {"mini.csm": MINI_GAME, "cards.csm": "use mini\n" + cards}
+    edits = [("cards.csm", "move 1 chip from bank to self.purse\n\ncard c3",  # the last line of c2
+              "move 1 chip from bank to self.nowhere\n\ncard c3"),          # a card breaks
+             ("mini.csm", 'zone purse "钱包"', 'zone wallet "钱包"')]       # a rule changes: all again
+
+    def fresh(sources: dict[str, str]) -> tuple[list[str], int, dict[str, object]]:
+        check_memo.MEMO.enter((), [])
+        checked, diags = check([parse_source(p, t)[0] for p, t in sources.items()])
+        return sorted(str(d.span) + d.message for d in diags), len(checked.resolution), checked.card_props
+
+    from cardsmith.compiler.check import Checker
+    checked_cards: list[str] = []
+    real_card = Checker.card
+    monkeypatch.setattr(Checker, "card", lambda self, card: (checked_cards.append(card.name), real_card(self, card)))
+    sources = dict(base)
+    check([parse_file(p, t, None)[0] for p, t in sources.items()])  # remembered from here on
+    for (path, old, new), rechecked in zip(edits, (["c2"], [f"c{i}" for i in range(6)]), strict=True):
+        sources[path] = sources[path].replace(old, new, 1)
+        checked_cards.clear()
+        checked, diags = check([parse_file(p, t, None)[0] for p, t in sources.items()])
+        assert checked_cards == rechecked  # the edited card alone; after a rule change, every card
+        again = sorted(str(d.span) + d.message for d in diags), len(checked.resolution), checked.card_props
+        assert again == fresh(sources), path
+    assert any("nowhere" in d for d in fresh(sources)[0])
