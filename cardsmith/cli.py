@@ -13,7 +13,7 @@ import click
 # the package is not loaded by a command that does not need it
 COMMANDS = {
     "check": "cmd_check:check", "card": "cmd_card:card", "build": "cmd_check:build", "play": "cmd_play:play_cmd",
-    "replay": "cmd_replay:replay_cmd", "soak": "cmd_soak:soak", "scenarios": "cmd_scenarios:scenarios",
+    "replay": "cmd_replay:replay_cmd", "soak": "cmd_soak:soak", "sim": "cmd_sim:sim", "scenarios": "cmd_scenarios:scenarios",
     "ref": "cmd_ref:ref", "explain": "cmd_check:explain", "schema": "cmd_check:schema", "new": "cmd_new:new",
     "demo": "cmd_demo:demo",
 }

@@ -1,0 +1,1 @@
+"""The balance lab's page template (report.html.j2)."""
