@@ -7,13 +7,13 @@ standing actions, cards and scenarios (`check_stmt.py`, `check_expr.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
 from . import syntax as s
 from .check_expr import ExprChecker
-from .check_memo import MEMO, environment, remembered
+from .check_memo import MEMO, Found, environment, record, remembered, rules_remembered
 from .check_stmt import StmtChecker
 from .checked import Checked, Context
 from .collect import Collector
@@ -48,6 +48,15 @@ class Checker:
         self.after_step: dict[tuple[str, str], dict[str, Type]] = {}  # and after it
 
     def all(self) -> None:
+        found = [record(self.ctx, None, self.declared), rules_remembered(self.ctx, partial(self.each, self.rules()))]
+        found += [remembered(self.ctx, decl, partial(self.guarded, decl, check)) for decl, check in self.entities()]
+        self.unused(found)
+        check_decisions(self.ctx)
+        check_card_texts(self.ctx)
+
+    def declared(self) -> None:
+        """What the declarations say of each other: names that clash, the game's properties,
+        timing and field options."""
         sym = self.sym
         assert sym.game is not None
         self.clashes()
@@ -68,18 +77,6 @@ class Checker:
             if under is not None and under.atoms[0].text not in sym.timings:
                 self.ctx.error("E101", f"unknown timing {under.atoms[0].text!r}", under.atoms[0].span,
                                suggestion=did_you_mean(under.atoms[0].text, sym.timings))
-        for decl, check in self.declarations():
-            try:
-                if isinstance(decl, s.Entity) and decl.what in ("card", "scenario"):
-                    remembered(self.ctx, decl, check)
-                else:
-                    check()
-            except RecursionError:
-                self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
-                               hint="split it into smaller procedures or `let` steps")
-        self.unused()
-        check_decisions(self.ctx)
-        check_card_texts(self.ctx)
 
     def timing_option(self, o: s.Opt) -> None:
         """`mark` names a timing (or none); `covers` names fields, values, procedures or keywords."""
@@ -98,23 +95,10 @@ class Checker:
                 if a.text not in known:
                     self.ctx.error("E101", f"unknown name {a.text!r}", a.span, suggestion=did_you_mean(a.text, known))
 
-    def unused(self) -> None:
+    def unused(self, found: list[Found]) -> None:
         """W202 for a procedure, value, counter or field nothing uses, and a timing no card fills."""
         sym = self.sym
-        used: set[tuple[str, str]] = set()
-        for node, ref in self.ctx.checked.resolution.items():
-            match ref:
-                case CallRef(callee, name, _):
-                    used.add((callee.value, name))
-                case CounterRef(counter, _):
-                    used.add(("counter", counter))
-                case FieldRef(name):
-                    used.add(("field", name))
-                case WordRef(word) if word in sym.enum_words:  # one of the field's words
-                    used.add(("field", sym.enum_words[word]))
-                case BuiltinRef("card_prop") if isinstance(node, s.Call) and len(node.args) == 2 \
-                        and isinstance(node.args[1], s.StrLit):
-                    used.add(("field", node.args[1].value))
+        used = set().union(*(self.uses(f) for f in found))
         used |= {("field", p.name) for card in sym.cards.values() for p in card.props}
         start = sym.game.prop("start") if sym.game is not None else None
         used |= {("procedure", w) for w in (start.words() if start else [])}
@@ -131,8 +115,42 @@ class Checker:
                 self.ctx.warn("W202", f"no card fills the timing {name!r}", timing.span,
                               hint="cards fill a timing with a block `NAME:`; remove the timing if none will")
 
-    def declarations(self) -> Iterator[tuple[s.Node, Callable[[], object]]]:
-        """Every declaration with a body, and how to check it, in order."""
+    def uses(self, found: Found) -> frozenset[tuple[str, str]]:
+        """What one check's resolutions use (worked out once for a remembered check)."""
+        if found.uses is not None:
+            return found.uses
+        sym = self.sym
+        used: set[tuple[str, str]] = set()
+        for node, ref in found.resolution.values():
+            match ref:
+                case CallRef(callee, name, _):
+                    used.add((callee.value, name))
+                case CounterRef(counter, _):
+                    used.add(("counter", counter))
+                case FieldRef(name):
+                    used.add(("field", name))
+                case WordRef(word) if word in sym.enum_words:  # one of the field's words
+                    used.add(("field", sym.enum_words[word]))
+                case BuiltinRef("card_prop") if isinstance(node, s.Call) and len(node.args) == 2 \
+                        and isinstance(node.args[1], s.StrLit):
+                    used.add(("field", node.args[1].value))
+        found.uses = frozenset(used)
+        return found.uses
+
+    def each(self, declarations: Iterable[tuple[s.Node, Callable[[], object]]]) -> None:
+        for decl, check in declarations:
+            self.guarded(decl, check)
+
+    def guarded(self, decl: s.Node, check: Callable[[], object]) -> None:
+        """Check a declaration; one nested too deeply is reported, not checked."""
+        try:
+            check()
+        except RecursionError:
+            self.ctx.error("E004", "this declaration is nested too deeply to check", decl.span,
+                           hint="split it into smaller procedures or `let` steps")
+
+    def rules(self) -> Iterator[tuple[s.Node, Callable[[], object]]]:
+        """Every declaration with a body but the cards and scenarios, and how to check it, in order."""
         sym = self.sym
         for v in sym.values.values():
             yield v, partial(self.exprs.check, v.expr, Scope.of(v.params, has_self=False, types=v.types))
@@ -151,6 +169,10 @@ class Checker:
             yield chk, partial(self.stmts.block, chk.body, Scope.of((), has_self=False))
         for act, _ in sym.actions:
             yield act, partial(self.action, act)
+
+    def entities(self) -> Iterator[tuple[s.Entity, Callable[[], object]]]:
+        """The cards, then the scenarios, and how to check each."""
+        sym = self.sym
         for card in sym.cards.values():
             yield card, partial(self.card, card)
         for scen in sym.scenarios.values():

@@ -12,6 +12,7 @@ keeps what its keys name alive, so an identity is never reused while it is remem
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,25 +38,31 @@ def environment(files: list[s.SourceFile]) -> tuple[Env, list[s.Node]]:
     return (tuple(id(r) for r in rules), tuple(cards)), rules
 
 
+Entries = dict[int, tuple[s.Node, Any]]  # a NodeTable's entries, by node identity
+RULES = -1  # where the memo keeps what checking every declaration but the cards and scenarios found
+
+
 @dataclass
 class Found:
-    """What one declaration's check wrote: resolutions, types, diagnostics, card properties,
-    and (for a card) the disagreements of its text with its definition."""
+    """What one declaration's check wrote (or, under `RULES`, the checks of all the rules):
+    resolutions, types, diagnostics, card properties, the names each step defines, and (for a
+    card) the disagreements of its text with its definition."""
 
-    decl: s.Node
-    resolution: list[tuple[s.Node, Ref]]
-    types: list[tuple[s.Node, Type]]
+    decl: s.Node | None
+    resolution: Entries
+    types: Entries
     diagnostics: list[Diagnostic]
     card_props: dict[str, Any] | None = None
+    step_names: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     text_findings: Any = None  # text_lint's findings for the card, once worked out
+    uses: frozenset[tuple[str, str]] | None = None  # what its resolutions use, once worked out
 
     def replay(self, ctx: Context) -> None:
         """Write what was found into a new check, as checking again would."""
-        for node, ref in self.resolution:
-            ctx.checked.resolution[node] = ref
-        for node, t in self.types:
-            ctx.checked.types[node] = t
+        ctx.checked.resolution.merge(self.resolution)
+        ctx.checked.types.merge(self.types)
         ctx.diags.extend(self.diagnostics)
+        ctx.checked.step_names.update(self.step_names)
         if self.card_props is not None and isinstance(self.decl, s.Entity):
             ctx.checked.card_props[self.decl.name] = self.card_props
 
@@ -80,12 +87,36 @@ class Memo:
 MEMO = Memo()
 
 
-def remembered(ctx: Context, decl: s.Entity, check: Any) -> Found:
+def remembered(ctx: Context, decl: s.Entity, check: Callable[[], object]) -> Found:
     """Check a card or scenario, or replay what checking it found in this environment."""
     found = MEMO.get(decl)
     if found is not None:
         found.replay(ctx)
         return found
+    found = record(ctx, decl, check)
+    if decl.what == "card":
+        found.card_props = ctx.checked.card_props.get(decl.name)
+    MEMO.found[id(decl)] = found
+    return found
+
+
+def rules_remembered(ctx: Context, check: Callable[[], object]) -> Found:
+    """Check every rule (all but the cards and scenarios), or replay what that found in this
+    environment: the rules' checks read nothing else (of the cards, only their names and labels,
+    which the environment holds)."""
+    found = MEMO.found.get(RULES)
+    if found is not None:
+        found.replay(ctx)
+        return found
+    names = dict(ctx.checked.step_names)
+    found = record(ctx, None, check)
+    found.step_names = {k: v for k, v in ctx.checked.step_names.items() if names.get(k) is not v}
+    MEMO.found[RULES] = found
+    return found
+
+
+def record(ctx: Context, decl: s.Node | None, check: Callable[[], object]) -> Found:
+    """Run a check, noting every resolution, type and diagnostic it writes."""
     resolution: list[tuple[s.Node, Ref]] = []
     types: list[tuple[s.Node, Type]] = []
     before = len(ctx.diags)
@@ -94,7 +125,5 @@ def remembered(ctx: Context, decl: s.Entity, check: Any) -> Found:
         check()
     finally:
         ctx.checked.resolution.journal = ctx.checked.types.journal = None
-    props = ctx.checked.card_props.get(decl.name) if decl.what == "card" else None
-    found = Found(decl, resolution, types, ctx.diags[before:], props)
-    MEMO.found[id(decl)] = found
-    return found
+    return Found(decl, {id(n): (n, r) for n, r in resolution}, {id(n): (n, t) for n, t in types},
+                 ctx.diags[before:])

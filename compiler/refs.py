@@ -152,6 +152,12 @@ class NodeTable(Generic[V]):
         if self.journal is not None:
             self.journal.append((node, value))
 
+    def merge(self, entries: dict[int, tuple[Node, V]]) -> None:
+        """Write many entries at once, each keyed by its node's identity."""
+        self._items.update(entries)
+        if self.journal is not None:
+            self.journal.extend(entries.values())
+
     def get(self, node: object) -> V | None:
         entry = self._items.get(id(node))
         return entry[1] if entry is not None and entry[0] is node else None

@@ -28,6 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from .vocabulary import Term, Vocabulary
 
@@ -200,7 +201,13 @@ def _numbers(flat: str, taken: list[bool]) -> list[tuple[int, int, str]]:
 
 def _folded(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Names folded like the texts they are looked for in, longest first."""
-    return sorted(((normalise(n)[0], i) for n, i in names), key=lambda p: -len(p[0]))
+    return sorted(((_fold(n), i) for n, i in names), key=lambda p: -len(p[0]))
+
+
+@lru_cache(maxsize=16384)
+def _fold(name: str) -> str:
+    """A name folded like texts are (remembered: every check of a game folds its names again)."""
+    return normalise(name)[0]
 
 
 def _latin(name: str) -> bool:

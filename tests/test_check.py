@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from cardsmith.compiler.checked import Checked
+from cardsmith.compiler.diagnostics import Diagnostic
 from tests.helpers import MINI_GAME, build_text, codes, problems
 
 
@@ -239,9 +241,10 @@ def test_a_duplicate_declaration_says_where_the_first_is() -> None:
 
 
 def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cards and scenarios are re-checked only when they (or the rules around them) changed
-    (`check_memo.py`): after edits to a card and to a rule, the diagnostics, resolutions and
-    card properties are those of a check from nothing."""
+    """Cards and scenarios are re-checked only when they (or the rules around them) changed,
+    and the rules only when a rule or a card's name changed (`check_memo.py`): after edits to a
+    card and to a rule, the diagnostics, resolutions, card properties and the names steps
+    define are those of a check from nothing."""
     from cardsmith.compiler import check_memo
     from cardsmith.compiler.check import check
     from cardsmith.compiler.parse import parse_source
@@ -253,22 +256,32 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
               "move 1 chip from bank to self.nowhere\n\ncard c3"),          # a card breaks
              ("mini.csm", 'zone purse "钱包"', 'zone wallet "钱包"')]       # a rule changes: all again
 
-    def fresh(sources: dict[str, str]) -> tuple[list[str], int, dict[str, object]]:
+    def found(checked: Checked, diags: list[Diagnostic]) -> tuple[object, ...]:
+        return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
+                checked.card_props, checked.step_names)
+
+    def fresh(sources: dict[str, str]) -> tuple[object, ...]:
         check_memo.MEMO.enter((), [])
-        checked, diags = check([parse_source(p, t)[0] for p, t in sources.items()])
-        return sorted(str(d.span) + d.message for d in diags), len(checked.resolution), checked.card_props
+        return found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
 
     from cardsmith.compiler.check import Checker
     checked_cards: list[str] = []
-    real_card = Checker.card
+    checked_procedures: list[str] = []
+    real_card, real_procedure = Checker.card, Checker.procedure
     monkeypatch.setattr(Checker, "card", lambda self, card: (checked_cards.append(card.name), real_card(self, card)))
+    monkeypatch.setattr(Checker, "procedure",
+                        lambda self, p: (checked_procedures.append(p.name), real_procedure(self, p)))
     sources = dict(base)
     check([parse_file(p, t, None)[0] for p, t in sources.items()])  # remembered from here on
-    for (path, old, new), rechecked in zip(edits, (["c2"], [f"c{i}" for i in range(6)]), strict=True):
+    every_procedure = list(checked_procedures)
+    assert every_procedure
+    for (path, old, new), rechecked, procedures in zip(
+            edits, (["c2"], [f"c{i}" for i in range(6)]), ([], every_procedure), strict=True):
         sources[path] = sources[path].replace(old, new, 1)
         checked_cards.clear()
-        checked, diags = check([parse_file(p, t, None)[0] for p, t in sources.items()])
+        checked_procedures.clear()
+        again = found(*check([parse_file(p, t, None)[0] for p, t in sources.items()]))
         assert checked_cards == rechecked  # the edited card alone; after a rule change, every card
-        again = sorted(str(d.span) + d.message for d in diags), len(checked.resolution), checked.card_props
+        assert checked_procedures == procedures  # no rule after a card edit; after a rule change, all
         assert again == fresh(sources), path
     assert any("nowhere" in d for d in fresh(sources)[0])
