@@ -48,6 +48,7 @@ class BookWords:
     term: str
     value: str  # a value the rules work out (the hand limit, the current distance)
     number: str  # a card's number
+    source: str  # a card's definition as its source file has it
     search: str
     language: str  # the language switcher's heading
     # a glossary term's definition, said from its declaration ({…} filled with str.format)
@@ -81,7 +82,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         when="when {condition}", effects="Effects of the rules", other_rules="Other rules",
         invented="invented", note="Note", unchecked="text not checked", deck="Deck list", copies="{count}×",
         names="Names", used_in="Used in", zone="zone", counter="counter", keyword="keyword", timing="timing",
-        token="token", value="value", term="term", number="Number", search="Search", language="Language",
+        token="token", value="value", term="term", number="Number", source="Definition", search="Search", language="Language",
         each_player="each player has one", shared="one for the whole table", holds_cards="holds cards",
         holds="holds {what}", at_most="at most {n}", shown={"public": "seen by everyone", "owner": "seen by its player only",
         "hidden": "seen by nobody"}, values="from {low} to {high}", starts="starts at {value}", flag_def="a mark a player has or not",
@@ -96,7 +97,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         instead="代替此步骤", skipped="不进行此步骤", after="在此步骤之后", option="此步骤中多一个选项", when="当{condition}时",
         effects="规则的效果", other_rules="其他规则", invented="自创", note="注", unchecked="文字未检查",
         deck="牌组", copies="{count}张", names="名称", used_in="用于", zone="区域", counter="计数",
-        keyword="关键字", timing="时机", token="指示物", value="数值", term="术语", number="编号", search="搜索", language="语言",
+        keyword="关键字", timing="时机", token="指示物", value="数值", term="术语", number="编号", source="定义", search="搜索", language="语言",
         each_player="每位玩家各有一个", shared="全场共用一个", holds_cards="放置卡牌", holds="放置{what}",
         at_most="最多{n}个", shown={"public": "所有人可见", "owner": "仅其玩家可见", "hidden": "无人可见"},
         values="取值{low}到{high}", starts="初始为{value}", flag_def="玩家有或没有的标记", supply="取之不尽的供应区",
@@ -110,7 +111,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         instead="代替此步驟", skipped="不進行此步驟", after="在此步驟之後", option="此步驟中多一個選項", when="當{condition}時",
         effects="規則的效果", other_rules="其他規則", invented="自創", note="註", unchecked="文字未檢查",
         deck="牌組", copies="{count}張", names="名稱", used_in="用於", zone="區域", counter="計數",
-        keyword="關鍵字", timing="時機", token="指示物", value="數值", term="術語", number="編號", search="搜尋", language="語言",
+        keyword="關鍵字", timing="時機", token="指示物", value="數值", term="術語", number="編號", source="定義", search="搜尋", language="語言",
         each_player="每位玩家各有一個", shared="全場共用一個", holds_cards="放置卡牌", holds="放置{what}",
         at_most="最多{n}個", shown={"public": "所有人可見", "owner": "僅其玩家可見", "hidden": "無人可見"},
         values="取值{low}到{high}", starts="初始為{value}", flag_def="玩家有或沒有的標記", supply="取之不盡的供應區",
@@ -126,7 +127,7 @@ BOOK_WORDS: dict[str, BookWords] = {
         when="{condition}とき", effects="ルールの効果", other_rules="その他のルール", invented="創作",
         note="注", unchecked="テキスト未検査", deck="デッキ", copies="{count}枚", names="名前", used_in="使用箇所",
         zone="領域", counter="カウンター", keyword="キーワード", timing="タイミング", token="トークン", value="値", term="用語",
-        number="番号", search="検索", language="言語",
+        number="番号", source="定義", search="検索", language="言語",
         each_player="各プレイヤーにひとつずつ", shared="全体でひとつ", holds_cards="カードを置く", holds="{what}を置く",
         at_most="最大{n}個", shown={"public": "全員が見られる", "owner": "そのプレイヤーだけが見られる", "hidden": "誰も見られない"},
         values="{low}から{high}まで", starts="初期値{value}", flag_def="プレイヤーが持つか持たないかの印", supply="尽きることのない供給元",

@@ -114,6 +114,7 @@ class CardEntry:
     copies: int
     face: str | None = None  # an SVG drawing of the card
     decisions: list[str] = field(default_factory=list)  # what was decided where the sources leave it open
+    source: str = ""  # the card's definition as written in its source file (plain text, never markup)
 
 
 @dataclass
@@ -770,7 +771,7 @@ class _Builder:
                 self.remark(card, "unchecked"),
                 int(props.get("copies", 1)),
                 card_face(c, vocab, self.book, name, self.lang) if self.faces else None,
-                self.card_decisions.get(name, [])))
+                self.card_decisions.get(name, []), card_source(sym, card)))
         order = list(sym.characters)
         result = []
         for owner, cards in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)):
@@ -778,6 +779,29 @@ class _Builder:
             title = self.label(char.labels, owner) if char else self.words.cards
             result.append(CardGroup(f"g{_slug(owner) if owner else 'none'}", title, cards))
         return result
+
+
+def card_source(sym: Symbols, card: s.Entity) -> str:
+    """A card's definition as its source file has it: the lines of its span, from its keyword to
+    its last line of code (the blank lines and the comments at its own level or outside it that
+    follow it lead to the next declaration and are left out), unindented when it stands inside
+    an addendum. Empty when the file's text is not at hand."""
+    span = card.span
+    text = sym.sources.get(span.file)
+    if not text or span.line < 1:
+        return ""
+    lines = s.source_lines(text)[span.line - 1:span.end_line]
+    if not lines:
+        return ""
+    if span.end_line > span.line and len(lines) == span.end_line - span.line + 1:
+        lines[-1] = lines[-1][:max(span.end_col - 1, 0)]  # the span ends inside (or at the start of) this line
+    indent = span.col - 1
+    while lines and (not lines[-1].strip() or
+                     lines[-1].lstrip().startswith("#") and len(lines[-1]) - len(lines[-1].lstrip()) <= indent):
+        lines.pop()
+    if not lines:
+        return ""
+    return "\n".join(line if line[:indent].strip() else line[indent:] for line in lines) + "\n"
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")

@@ -2,7 +2,8 @@
 chapter, the contents, the glossary, the card gallery, the decisions and the index, a shared
 stylesheet, and client-side search over every name in every language. Pages come from Jinja2
 templates with autoescape on: text from sources is escaped by the template engine, never by hand;
-card faces are SVG drawn by our own (sandboxed, autoescaped) template."""
+card faces are SVG drawn by our own (sandboxed, autoescaped) template, and a card's definition is
+coloured by the cardsmith Pygments lexer, whose HTML formatter escapes the text it wraps."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
 
+from ..highlight import CardsmithLexer
 from .checked import Checked
 from .rulebook import Rulebook, rulebook
 from .vocabulary import game_languages
@@ -35,7 +39,15 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("cardsmith.compiler", "templates/site"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["safe_svg"] = Markup  # drawn by card_face's own autoescaped template
+    env.filters["csm"] = highlighted_source
     return env
+
+
+def highlighted_source(text: str) -> Markup:
+    """cardsmith source as HTML for a `<pre>`: a `<span>` with Pygments' short class (`kd`, `s2`,
+    `nf`…) around each token, coloured by the site's stylesheet; the formatter escapes the text."""
+    formatter = HtmlFormatter(nowrap=True)
+    return Markup(highlight(text, CardsmithLexer(), formatter))
 
 
 def search_index(book: Rulebook) -> list[dict[str, object]]:

@@ -104,6 +104,33 @@ def test_hostile_labels_are_escaped_by_the_template_engine(tmp_path: Path) -> No
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (tmp_path / "en" / "ch99.html").read_text("utf-8")
 
 
+def test_every_card_in_the_gallery_shows_its_definition_highlighted(site: Path) -> None:
+    for edition in [p for p in site.iterdir() if (p / "cards.html").exists()]:
+        gallery = (edition / "cards.html").read_text("utf-8")
+        cards = gallery.count('<article class="card"')
+        assert cards > 5
+        assert gallery.count('<pre class="csm"><code><span class="kd">card</span><span class="w"> </span>'
+                             '<span class="nc">') == cards
+
+
+def test_a_cards_definition_is_highlighted_with_its_text_escaped(tmp_path: Path) -> None:
+    result = build_text('card evil "<script>alert(1)</script>" en "A & B":\n    power 3  # </pre>\n\n# next\n')
+    assert result.ok and result.checked is not None
+    write_site(result.checked, tmp_path)
+    gallery = (tmp_path / "en" / "cards.html").read_text("utf-8")
+    start = gallery.index('<details class="source">')
+    shown = gallery[start:gallery.index("</details>", start) + len("</details>")]
+    assert shown == (
+        '<details class="source"><summary>Definition</summary><pre class="csm"><code>'
+        '<span class="kd">card</span><span class="w"> </span><span class="nc">evil</span><span class="w"> </span>'
+        '<span class="s2">"&lt;script&gt;alert(1)&lt;/script&gt;"</span><span class="w"> </span>'
+        '<span class="nt">en</span><span class="w"> </span><span class="s2">"A &amp; B"</span><span class="p">:</span>\n'
+        '<span class="w">    </span><span class="na">power</span><span class="w"> </span><span class="mi">3</span>'
+        '<span class="w">  </span><span class="c1"># &lt;/pre&gt;</span>\n'
+        '</code></pre></details>')
+    assert "<script>alert" not in gallery and "# next" not in gallery
+
+
 def test_the_command_writes_a_site_or_says_what_is_wrong(tmp_path: Path) -> None:
     ok = CliRunner().invoke(main, ["ref", "eatpaint", "--format", "html", "--out", str(tmp_path / "site")])
     assert ok.exit_code == 0 and (tmp_path / "site" / "index.html").is_file(), ok.output
