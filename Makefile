@@ -47,6 +47,7 @@ browser:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy compiler runtime cardsmith
+	$(BIN)/cardsmith fmt --check cards examples
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
