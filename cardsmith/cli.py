@@ -15,7 +15,7 @@ COMMANDS = {
     "check": "cmd_check:check", "card": "cmd_card:card", "build": "cmd_check:build", "play": "cmd_play:play_cmd",
     "replay": "cmd_replay:replay_cmd", "soak": "cmd_soak:soak", "sim": "cmd_sim:sim", "scenarios": "cmd_scenarios:scenarios",
     "ref": "cmd_ref:ref", "explain": "cmd_check:explain", "schema": "cmd_check:schema", "new": "cmd_new:new",
-    "demo": "cmd_demo:demo",
+    "demo": "cmd_demo:demo", "fmt": "cmd_fmt:fmt", "lsp": "cmd_lsp:lsp",
 }
 
 
