@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak lint bench browser clean
+.PHONY: run test soak lint bench browser editor clean
 
 # setuptools' notice about editable installs is silenced: it warns of a folder named like the
 # package, and here that folder is the package.
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/cardsmith demo
 
-test: $(STAMP) browser
+test: $(STAMP) browser editor
 	$(BIN)/python -m pytest -n auto
 
 # The long soaks: many more random games of every game and more fuzzing examples than
@@ -41,6 +41,18 @@ browser:
 	        echo "installing chromium with apt-get for the browser tests"; \
 	        { $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; } \
 	            >/dev/null 2>&1 || echo "note: chromium could not be installed: the browser tests will be skipped"; \
+	    fi; \
+	fi
+
+# VS Code's TextMate engine for the grammar test (editors/vscode's development dependencies),
+# installed with npm when npm is here; without it that one test skips and says why.
+editor:
+	@if [ ! -d editors/vscode/node_modules ]; then \
+	    if command -v npm >/dev/null 2>&1; then \
+	        (cd editors/vscode && npm install --silent --no-audit --no-fund >/dev/null 2>&1) \
+	            || echo "note: npm install failed in editors/vscode: the grammar's engine test will be skipped"; \
+	    else \
+	        echo "note: no npm: the grammar's engine test will be skipped"; \
 	    fi; \
 	fi
 
