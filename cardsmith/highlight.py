@@ -132,11 +132,11 @@ class CardsmithLexer(RegexLexer):
                   bygroups(Whitespace, Keyword.Declaration, Whitespace, Keyword, Whitespace, Name.Function)),
             _rule(rf"^{_WS}(after|in){_WS1}({NAME})(?=[ \t]+step\b)",  # an addition to a step
                   bygroups(Whitespace, Keyword.Declaration, Whitespace, Name.Function)),
-            # a block of a card under a timing (`after_attack:`, `usable under constant:`)
+            # a block of a card under a timing (`on_enter:`, `usable under constant:`)
             _rule(rf"^{_WS}{_NOT_A_PROPERTY}({NAME})(?:{_WS1}(under){_WS1}({NAME}))?{_WS}(:)(?=[ \t]*(?:#[^\n]*)?$)",
                   bygroups(Whitespace, Name.Decorator, Whitespace, Keyword, Whitespace, Name.Decorator,
                            Whitespace, Punctuation)),
-            # a property line (`type attack`, `damage 3/1`, `players 2..10`, `unguarded`)
+            # a property line (`kind spell`, `power 2/1`, `seats 2..10`, `hidden`)
             _rule(rf"^{_WS}{_NOT_A_PROPERTY}({NAME}){_PROPERTY_REST}", bygroups(Whitespace, Name.Attribute)),
             (r"\n", Whitespace),
             include("inline"),
