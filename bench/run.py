@@ -174,7 +174,25 @@ def bench_games() -> None:
         print(f"库洛小樱对战 cost per decision: {per_decision[2]:.0f} µs at 2 players, {per_decision[10]:.0f} µs at 10")
 
 
+def bench_lab(pairings: int = 24, games: int = 10) -> None:
+    """The balance lab's games/s on one worker and on every core (the same plan each time)."""
+    from cardsmith.lab.plan import sampled
+    from cardsmith.lab.run import GameSources, run_local
+
+    result = build_sources(read_sources(game_files("sakura"))[0])
+    assert result.rules is not None
+    plan = sampled(result.rules, pairings, games, seed=1)
+    game = GameSources.of(result.sources)
+    for workers in sorted({1, 2, os.cpu_count() or 1}):
+        started = time.perf_counter()
+        played = run_local(game, result.rules, plan, "random", workers, lambda n: None)
+        elapsed = time.perf_counter() - started
+        print(f"balance lab, Sakura, {plan.total} games of {pairings} sampled pairings on {workers} worker(s): "
+              f"{len(played.records) / elapsed:.1f} games/s")
+
+
 if __name__ == "__main__":
     bench_check()
     bench_compile()
     bench_games()
+    bench_lab()
