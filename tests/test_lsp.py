@@ -374,3 +374,33 @@ def test_an_edit_is_checked_again_and_the_error_goes(session: dict[str, Any]) ->
     assert time.perf_counter() - started < 30
     hover = client.result("textDocument/hover", {"textDocument": {"uri": uri}, "position": at(3, 6)})
     assert "type attack" in hover["contents"]["value"]
+
+
+def test_an_index_built_again_after_an_edit_is_the_index_built_afresh() -> None:
+    """The index reuses what each unchanged name meant at the last build (the same node with the
+    same resolution, replayed from the check memo): after a card edit it lists exactly the
+    occurrences an index built from nothing lists."""
+    from cardsmith.compiler import check_memo
+    from cardsmith.compiler.load import game_files
+    from cardsmith.lsp.index import Index, IndexBuilder
+    from cardsmith.lsp.workspace import Workspace
+
+    def listed(index: Index) -> set[tuple[object, ...]]:
+        return {(o.span, o.symbol, o.declaration) for occs in index.uses.values() for o in occs}
+
+    path = next(str(p) for p in game_files("eatpaint") if p.name == "cards_inks.csm")
+    text = Path(path).read_text("utf-8")
+    edited = text.replace("    pack ink_red\n", "    pack ink_red\n    # edited\n", 1)  # the cards below move
+    assert edited != text
+    ws = Workspace(None)
+    game = ws.open(Path(path).as_uri(), path, text, 1)
+    ws.build(ws.snapshot(game)).index(ws.indexer)
+    ws.change(path, edited, 2)
+    again = ws.build(ws.snapshot(game))
+    check_memo.MEMO.enter((), [])  # the fresh index reads a fresh check
+    fresh = Workspace(None)
+    fresh_game = fresh.open(Path(path).as_uri(), path, edited, 1)
+    afresh = fresh.build(fresh.snapshot(fresh_game))
+    assert not again.diagnostics
+    assert listed(again.index(ws.indexer)) == listed(afresh.index(IndexBuilder()))
+    assert {"local", "card", "zone", "procedure"} <= {symbol.kind for symbol in again.index(ws.indexer).uses}

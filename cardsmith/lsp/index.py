@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..compiler import syntax as s
 from ..compiler.checked import Checked
@@ -44,10 +46,10 @@ HEADERS = {s.Value: "value", s.Event: "event", s.Timing: "timing", s.Keyword: "k
            s.Procedure: "procedure", s.Addendum: "addendum"}
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(NamedTuple):
     """Something a name means. `scope` tells apart names that are not unique in a game: a
-    local's declaration (`file:line`), a step's procedure, an attribute's type."""
+    local's declaration (`file:line`), a step's procedure, an attribute's type. (A named tuple:
+    an index hashes tens of thousands of them per build.)"""
 
     kind: str
     name: str
@@ -172,14 +174,14 @@ class Index:
     """Every occurrence of every name of a game, by file and line and by symbol."""
 
     def __init__(self) -> None:
-        self.by_line: dict[tuple[str, int], list[Occurrence]] = {}
-        self.uses: dict[Symbol, list[Occurrence]] = {}
+        self.by_line: defaultdict[tuple[str, int], list[Occurrence]] = defaultdict(list)
+        self.uses: defaultdict[Symbol, list[Occurrence]] = defaultdict(list)
         self.containers: dict[str, list[Container]] = {}
         self._starts: dict[str, list[int]] = {}  # each file's containers' first lines
 
     def add(self, occ: Occurrence) -> None:
-        self.by_line.setdefault((occ.span.file, occ.span.line), []).append(occ)
-        self.uses.setdefault(occ.symbol, []).append(occ)
+        self.by_line[occ.span.file, occ.span.line].append(occ)
+        self.uses[occ.symbol].append(occ)
 
     def at(self, file: str, line: int, col: int) -> Occurrence | None:
         """The occurrence under a 1-based column (or just after its last character)."""
@@ -251,6 +253,9 @@ class IndexBuilder:
 
     def __init__(self) -> None:
         self._raw: dict[int, tuple[s.SourceFile, _Raw]] = {}
+        # what each resolved node meant at the last build: the same node with the same Ref
+        # object (a check replayed from the compiler's memo) means the same again
+        self._meant: dict[int, tuple[s.Node, Ref, Occurrence | None]] = {}
 
     def build(self, checked: Checked, files: list[s.SourceFile]) -> Index:
         index = Index()
@@ -267,11 +272,23 @@ class IndexBuilder:
         self._raw = raws
         self._declarations(index, sym)
         self._card_texts(index, checked, raws)
-        for node, ref in checked.resolution.items():
-            symbol = self._symbol(index, sym, node, ref)
-            if symbol is not None:
-                index.add(Occurrence(name_span(node), symbol, node=node))
+        self._resolved(index, checked)
         return index
+
+    def _resolved(self, index: Index, checked: Checked) -> None:
+        """Every name the checker resolved (what a node meant at the last build, if nothing changed)."""
+        meant: dict[int, tuple[s.Node, Ref, Occurrence | None]] = {}
+        for node, ref in checked.resolution.items():
+            last = self._meant.get(id(node))
+            if last is not None and last[0] is node and last[1] is ref:
+                found = last[2]
+            else:
+                symbol = self._symbol(index, checked.symbols, node, ref)
+                found = Occurrence(name_span(node), symbol, node=node) if symbol is not None else None
+            meant[id(node)] = (node, ref, found)
+            if found is not None:
+                index.add(found)
+        self._meant = meant
 
     @staticmethod
     def _symbol(index: Index, sym: Symbols, node: s.Node, ref: Ref) -> Symbol | None:
