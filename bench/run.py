@@ -185,10 +185,10 @@ def bench_lab(pairings: int = 24, games: int = 10) -> None:
     game = GameSources.of(result.sources)
     for workers in sorted({1, 2, os.cpu_count() or 1}):
         started = time.perf_counter()
-        played = run_local(game, result.rules, plan, "random", workers, lambda n: None)
+        played = run_local(game, result.rules, plan, "random", workers, True, lambda n: None)
         elapsed = time.perf_counter() - started
         print(f"balance lab, Sakura, {plan.total} games of {pairings} sampled pairings on {workers} worker(s): "
-              f"{len(played.records) / elapsed:.1f} games/s")
+              f"{played.games / elapsed:.1f} games/s")
 
 
 if __name__ == "__main__":

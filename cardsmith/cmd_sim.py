@@ -56,8 +56,13 @@ PRINTED = 25  # outliers printed at the end (all are in outliers.csv and the rep
                    "a local Ray instance is started for the run.")
 @click.option("--out", type=click.Path(path_type=Path), metavar="DIR",
               help="The folder to write into  [default: out/sim-GAME].")
+@click.option("--games-table/--no-games-table", "games_table", default=True, show_default=True,
+              help="Write games.csv/.parquet, one row per game. Every other table is added up as games "
+                   "finish, so without it a run's memory grows with its pairings, not its games (for runs "
+                   "of millions of games).")
 def sim(game: str, paths: tuple[str, ...], games: int, seed: int, policy: str, sample: int | None,
-        tables: tuple[str, ...], workers: int, backend: str, address: str | None, out: Path | None) -> None:
+        tables: tuple[str, ...], workers: int, backend: str, address: str | None, out: Path | None,
+        games_table: bool) -> None:
     from .lab import plan as plans
     from .lab.run import RunInfo
     from .lab.stats import TABLES, tabulate
@@ -82,12 +87,13 @@ def sim(game: str, paths: tuple[str, ...], games: int, seed: int, policy: str, s
     _writable(folder)
     if rules.use_event is None:
         click.echo(printable(f"note: {rules.game} names no `card_uses` event: no card statistics"), err=True)
-    timed = _play(built.sources, rules, plan, policy, workers, backend, address)
+    timed = _play(built.sources, rules, plan, policy, workers, backend, address, games_table)
     results = tabulate(rules, plan, timed.played, policy)
     replay = " ".join([game, *paths])
+    written = [n for n in TABLES if games_table or n != "games"]
     run = RunInfo(backend, timed.workers, replay, results.summary.games, timed.seconds,
-                  [f"{n}.{kind}" for n in TABLES for kind in ("csv", "parquet")])
-    names = _write(folder, results, run)
+                  [f"{n}.{kind}" for n in written for kind in ("csv", "parquet")])
+    names = _write(folder, results, run, written)
     _summary(rules, results, run, folder, names)
     if results.summary.errors:
         sys.exit(1)
@@ -104,9 +110,9 @@ class Timed:
 
 
 def _play(sources: dict[str, str], rules: RuleSet, plan: Plan, policy: str, workers: int, backend: str,
-          address: str | None) -> Timed:
-    """Every game of the plan on the backend, with a progress bar; exit 2 when the backend
-    cannot run."""
+          address: str | None, keep: bool) -> Timed:
+    """Every game of the plan on the backend, with a progress bar (`keep`: keep each game's
+    record); exit 2 when the backend cannot run."""
     from .lab.run import BackendError, GameSources, ray_cluster, run_local, run_ray
 
     game = GameSources.of(sources)
@@ -117,10 +123,10 @@ def _play(sources: dict[str, str], rules: RuleSet, plan: Plan, policy: str, work
             with _progress(plan.total, label) as advance:
                 started = time.perf_counter()
                 if ray is not None:
-                    played = run_ray(ray, game, plan, policy, advance)
+                    played = run_ray(ray, game, plan, policy, keep, advance)
                     workers = int(ray.cluster_resources().get("CPU", workers))
                 else:
-                    played = run_local(game, rules, plan, policy, workers, advance)
+                    played = run_local(game, rules, plan, policy, workers, keep, advance)
                 return Timed(played, time.perf_counter() - started, workers)
     except BackendError as err:
         fail(str(err))
@@ -155,15 +161,16 @@ def _progress(total: int, label: str) -> Iterator[Advance]:
         yield lambda n: progress.advance(task, n)
 
 
-def _write(folder: Path, results: Results, run: RunInfo) -> list[str]:
-    """Every table and the report; exit 2 when a file cannot be written."""
+def _write(folder: Path, results: Results, run: RunInfo, tables: list[str]) -> list[str]:
+    """The tables named and the report; exit 2 when a file cannot be written."""
     from .lab.export import write_table
     from .lab.report import write_report
     from .lab.stats import TABLES
 
     written = []
     try:
-        for name, row_type in TABLES.items():
+        for name in tables:
+            row_type = TABLES[name]
             rows = getattr(results, name)
             written += [p.name for p in write_table(folder, name, row_type, rows, results.summary.seats)]
         write_report(folder / "report.html", results, run)
@@ -192,7 +199,7 @@ def _summary(rules: RuleSet, results: Results, run: RunInfo, folder: Path, names
             f"of {o.games}, {o.side} {o.reference}")
     if len(results.outliers) > PRINTED:
         say(f"    … and {len(results.outliers) - PRINTED} more (outliers.csv, report.html)")
-    failed = [g for g in results.games if g.error]
+    failed = results.failed
     for g in failed[:5]:
         picks = "".join(f" --pick {','.join(seat.split('+'))}" for seat in g.characters)
         policy = f" --policy {s.policy}" if s.policy != "random" else ""
@@ -200,5 +207,6 @@ def _summary(rules: RuleSet, results: Results, run: RunInfo, folder: Path, names
         say(f"  rule error in seed {g.seed}: {g.error}")
         say(f"    cardsmith play {run.replay} --seed {g.seed}{players}{policy}{picks}")
     if len(failed) > 5:
-        say(f"  … and {len(failed) - 5} more games with rule errors (games.csv)")
+        where = "games.csv" if results.games else "report.html"
+        say(f"  … and {len(failed) - 5} more games with rule errors ({where})")
     say(f"  wrote {folder}{os.sep}: {', '.join(names)}")

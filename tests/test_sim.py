@@ -6,6 +6,7 @@ every bad input refused with a message, and the report in headless Chromium."""
 from __future__ import annotations
 
 import csv
+import math
 import re
 import sys
 from collections.abc import Iterator
@@ -16,11 +17,13 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardsmith.cli import main
 from cardsmith.common import computer_agents
 from cardsmith.compiler.load import build_target
-from cardsmith.lab.stats import wilson
+from cardsmith.lab.stats import nearest_rank, wilson
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import new_game, play
 from cardsmith.runtime.state import Obj, Player
@@ -213,6 +216,29 @@ def test_a_sample_is_drawn_with_the_seed(tmp_path: Path, designer: Path) -> None
     assert again.csv_bytes() == first.csv_bytes()
     other = ok(sim(tmp_path / "c", "sakura", str(designer), "--sample", "3", "--games", "3", "--seed", "2"))
     assert other.rows("pairings") != pairings
+
+
+def test_without_the_games_table_every_other_table_is_the_same(eatpaint: Run, tmp_path: Path) -> None:
+    """--no-games-table keeps no record per game; the tables added up as games finish are the
+    same bytes, and the report is still drawn."""
+    lean = ok(sim(tmp_path / "lean", "eatpaint", "--games", "2", "--workers", "2", "--no-games-table"))
+    assert not (lean.folder / "games.csv").exists() and not (lean.folder / "games.parquet").exists()
+    kept = {t: b for t, b in eatpaint.csv_bytes().items() if t != "games"}
+    assert {t: (lean.folder / f"{t}.csv").read_bytes() for t in kept} == kept
+    report = (lean.folder / "report.html").read_text("utf-8")
+    assert report.count("<svg") == (eatpaint.folder / "report.html").read_text("utf-8").count("<svg") >= 3
+    assert "games.csv" not in lean.result.stdout and "lengths.csv" in lean.result.stdout
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40), min_size=1, max_size=60),
+       st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9]))
+def test_a_percentile_from_counts_is_that_of_the_games_in_order(lengths: list[int], q: float) -> None:
+    counts: dict[int, int] = {}
+    for n in lengths:
+        counts[n] = counts.get(n, 0) + 1
+    ordered = sorted(lengths)
+    expected = ordered[max(0, math.ceil(q * len(ordered)) - 1)]  # the nearest rank, over every game
+    assert nearest_rank(counts, sorted(counts), len(lengths), q) == expected
 
 
 def test_wilson_intervals() -> None:

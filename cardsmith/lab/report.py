@@ -121,7 +121,8 @@ def _histograms(results: Results) -> Markup:
     figure = Figure(figsize=(8, 2.8))
     for i, measure in enumerate(("steps", "decisions")):
         ax = figure.add_subplot(1, 2, i + 1)
-        ax.hist([getattr(g, measure) for g in results.games], bins=30, color="#4a5568")
+        counts = results.spread[measure]
+        ax.hist(list(counts), bins=30, weights=list(counts.values()), color="#4a5568")
         ax.set_xlabel(f"{measure} per game")
         ax.set_ylabel("games")
     figure.tight_layout()

@@ -89,14 +89,76 @@ class CardTally:
 
 
 @dataclass
-class Played:
-    """Games played: their records in the plan's order, and the cards they used."""
+class PairingTally:
+    """One pairing's games so far: how many, each seat's wins, draws, and games a rule error stopped."""
 
-    records: list[GameRecord] = field(default_factory=list)
+    games: int
+    wins: list[int]
+    draws: int = 0
+    errors: int = 0
+
+
+@dataclass
+class Played:
+    """Games played, added up as they come: per pairing, wins by turn order, how often each
+    length occurred, the cards used and the games a rule error stopped, so that a run's
+    memory grows with its pairings and not its games. Each game's record is kept too only
+    when `records` is a list (the games table is wanted)."""
+
+    seats: int
+    records: list[GameRecord] | None = None
+    games: int = 0
+    pairings: dict[int, PairingTally] = field(default_factory=dict)
+    moved: list[int] = field(default_factory=list)  # wins by the winner's place in turn order (0: moved first)
+    steps: dict[int, int] = field(default_factory=dict)  # a game's length in steps → games that long
+    decisions: dict[int, int] = field(default_factory=dict)
+    failed: list[GameRecord] = field(default_factory=list)
     cards: CardTally = field(default_factory=CardTally)
 
+    @classmethod
+    def empty(cls, seats: int, keep: bool) -> Played:
+        """Nothing played yet, at tables of `seats`; `keep`: keep every game's record."""
+        return cls(seats, [] if keep else None, moved=[0] * seats)
+
+    def count(self, record: GameRecord) -> None:
+        """Add one game."""
+        self.games += 1
+        tally = self.pairings.get(record.pairing)
+        if tally is None:
+            tally = self.pairings[record.pairing] = PairingTally(0, [0] * self.seats)
+        tally.games += 1
+        if record.error is not None:
+            tally.errors += 1
+            self.failed.append(record)
+        elif record.winner is None:
+            tally.draws += 1
+        if record.winner is not None:
+            tally.wins[record.winner] += 1
+            self.moved[(record.winner - record.first) % self.seats] += 1
+        self.steps[record.steps] = self.steps.get(record.steps, 0) + 1
+        self.decisions[record.decisions] = self.decisions.get(record.decisions, 0) + 1
+        if self.records is not None:
+            self.records.append(record)
+
     def add(self, other: Played) -> None:
-        self.records.extend(other.records)
+        """Add the games of `other` (played after these, in the plan's order)."""
+        self.games += other.games
+        for index, theirs in other.pairings.items():
+            mine = self.pairings.get(index)
+            if mine is None:
+                self.pairings[index] = PairingTally(theirs.games, list(theirs.wins), theirs.draws, theirs.errors)
+                continue
+            mine.games += theirs.games
+            mine.wins = [a + b for a, b in zip(mine.wins, theirs.wins, strict=True)]
+            mine.draws += theirs.draws
+            mine.errors += theirs.errors
+        self.moved = [a + b for a, b in zip(self.moved, other.moved, strict=True)]
+        for mine_lengths, their_lengths in ((self.steps, other.steps), (self.decisions, other.decisions)):
+            for length, n in their_lengths.items():
+                mine_lengths[length] = mine_lengths.get(length, 0) + n
+        self.failed.extend(other.failed)
+        if self.records is not None and other.records is not None:
+            self.records.extend(other.records)
         self.cards.add(other.cards)
 
 
@@ -136,12 +198,12 @@ def rules_for(game: GameSources) -> RuleSet:
     return rules
 
 
-def play_chunk(game: GameSources, jobs: tuple[Job, ...], policy: str) -> Played:
-    """Play a chunk of games (a worker's task)."""
+def play_chunk(game: GameSources, jobs: tuple[Job, ...], policy: str, keep: bool) -> Played:
+    """Play a chunk of games (a worker's task); `keep`: keep each game's record."""
     rules = rules_for(game)
     first = FirstMover.of(rules)
     places = {ident: i for i, ident in enumerate(rules.cards)}
-    played = Played()
+    played = Played.empty(len(jobs[0].seats), keep)
     for job in jobs:
         seats = len(job.seats)
         watch = Watch(rules, first, places, seats)
@@ -149,30 +211,30 @@ def play_chunk(game: GameSources, jobs: tuple[Job, ...], policy: str) -> Played:
         g = new_game(rules, job.seats, agents, seed=job.seed, log=False)
         watch.attach(g)
         result = play(g)
-        played.records.append(GameRecord(job.pairing, job.game, job.seed, result.winner, watch.first_seat(g),
-                                         result.steps, result.decisions, result.reason, result.cause,
-                                         result.error))
+        played.count(GameRecord(job.pairing, job.game, job.seed, result.winner, watch.first_seat(g),
+                                result.steps, result.decisions, result.reason, result.cause, result.error))
         played.cards.count(watch.uses(), result.winner)
     return played
 
 
-def run_local(game: GameSources, rules: RuleSet, plan: Plan, policy: str, workers: int,
+def run_local(game: GameSources, rules: RuleSet, plan: Plan, policy: str, workers: int, keep: bool,
               advance: Advance) -> Played:
-    """Every game of the plan on `workers` processes of this machine (1: in this one)."""
+    """Every game of the plan on `workers` processes of this machine (1: in this one); `keep`:
+    keep each game's record."""
     adopt(game, rules)
+    played = Played.empty(plan.seats, keep)
     if workers == 1:
-        played = Played()
         for chunk in plan.chunks(1):
-            played.add(play_chunk(game, chunk, policy))
+            played.add(play_chunk(game, chunk, policy, keep))
             advance(len(chunk))
         return played
-    done: dict[int, Played] = {}
-    tasks = ((i, chunk, policy) for i, chunk in enumerate(plan.chunks(workers)))
+    done = _InOrder(played)
+    tasks = ((i, chunk, policy, keep) for i, chunk in enumerate(plan.chunks(workers)))
     with multiprocessing.Pool(workers, initializer=_start_worker, initargs=(game,)) as pool:
         for index, chunk_played in pool.imap_unordered(_play_in_worker, tasks):
-            done[index] = chunk_played
-            advance(len(chunk_played.records))
-    return _in_order(done)
+            done.put(index, chunk_played)
+            advance(chunk_played.games)
+    return played
 
 
 def _start_worker(game: GameSources) -> None:
@@ -181,18 +243,26 @@ def _start_worker(game: GameSources) -> None:
     rules_for(game)
 
 
-def _play_in_worker(task: tuple[int, tuple[Job, ...], str]) -> tuple[int, Played]:
-    index, jobs, policy = task
+def _play_in_worker(task: tuple[int, tuple[Job, ...], str, bool]) -> tuple[int, Played]:
+    index, jobs, policy, keep = task
     assert _worker_game is not None
-    return index, play_chunk(_worker_game, jobs, policy)
+    return index, play_chunk(_worker_game, jobs, policy, keep)
 
 
-def _in_order(done: dict[int, Played]) -> Played:
-    """The chunks' results put together in the plan's order."""
-    played = Played()
-    for index in sorted(done):
-        played.add(done.pop(index))
-    return played
+class _InOrder:
+    """Chunks' results added to `played` in the plan's order as they arrive in any: a chunk
+    that finished early waits only for those before it."""
+
+    def __init__(self, played: Played) -> None:
+        self.played = played
+        self.waiting: dict[int, Played] = {}
+        self.next = 0
+
+    def put(self, index: int, chunk: Played) -> None:
+        self.waiting[index] = chunk
+        while self.next in self.waiting:
+            self.played.add(self.waiting.pop(self.next))
+            self.next += 1
 
 
 @contextmanager
@@ -244,7 +314,7 @@ def _probe(address: str) -> None:
                            f"({err.strerror or str(err) or 'no answer'})") from err
 
 
-def run_ray(ray: Any, game: GameSources, plan: Plan, policy: str, advance: Advance) -> Played:
+def run_ray(ray: Any, game: GameSources, plan: Plan, policy: str, keep: bool, advance: Advance) -> Played:
     """Every game of the plan as tasks of a joined Ray (`ray_cluster`): the chunks submitted
     with at most twice the cluster's CPUs in flight, collected as they finish."""
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -252,16 +322,17 @@ def run_ray(ray: Any, game: GameSources, plan: Plan, policy: str, advance: Advan
     shared = ray.put(game)
     chunks: Iterator[tuple[int, tuple[Job, ...]]] = enumerate(plan.chunks(cpus))
     pending: dict[Any, int] = {}
-    done: dict[int, Played] = {}
+    played = Played.empty(plan.seats, keep)
+    done = _InOrder(played)
     while True:
         for index, chunk in chunks:
-            pending[task.remote(shared, chunk, policy)] = index
+            pending[task.remote(shared, chunk, policy, keep)] = index
             if len(pending) >= 2 * cpus:
                 break
         if not pending:
-            return _in_order(done)
+            return played
         finished, _ = ray.wait(list(pending), num_returns=1)
         for ref in finished:
             chunk_played = ray.get(ref)
-            done[pending.pop(ref)] = chunk_played
-            advance(len(chunk_played.records))
+            done.put(pending.pop(ref), chunk_played)
+            advance(chunk_played.games)

@@ -1,9 +1,10 @@
-"""The lab's tables from the records of the games played: per pairing, per character, by
-turn order, game lengths, per game and per card; 95% Wilson intervals; the outliers.
+"""The lab's tables from the games played, added up (`Played`): per pairing, per character,
+by turn order, game lengths, per game (when each game's record was kept) and per card; 95%
+Wilson intervals; the outliers.
 
 A rate is wins over games (a draw, or a game stopped by a rule error, is won by nobody).
 Seats count from 1 here, as players read them. Everything is worked out from counts in a
-fixed order, so the same records give the same tables.
+fixed order, so the same games give the same tables.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from ..runtime.rules import RuleSet
 from .plan import Plan
-from .run import CardTally, GameRecord, Played
+from .run import CardTally, GameRecord, PairingTally, Played
 from .watch import FirstMover
 
 Z = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -195,11 +196,13 @@ class Results:
     characters: list[CharacterRow]
     turn_order: list[TurnOrderRow]
     lengths: list[LengthRow]
-    games: list[GameRow]
+    games: list[GameRow]  # empty when the games' records were not kept
     cards: list[CardRow]
     outliers: list[Outlier]
     matrix: Matrix
     charted: list[CardRow]  # the cards of the chart, best first
+    failed: list[GameRow]  # the games a rule error stopped
+    spread: dict[str, dict[int, int]]  # per measure of length: a length → the games that long
 
 
 # each table of `Results` by its name (the attribute, and the files' name), with its row type
@@ -208,30 +211,31 @@ TABLES: dict[str, type] = {"pairings": PairingRow, "characters": CharacterRow, "
 
 
 def tabulate(rules: RuleSet, plan: Plan, played: Played, policy: str) -> Results:
-    """Every table of the run, from its records in the plan's order and the cards used."""
-    records = played.records
+    """Every table of the run, from its games added up in the plan's order and the cards used."""
     seats = plan.seats
     fair = 1 / seats
     band = Interval(max(0.0, fair - BAND), min(1.0, fair + BAND))
     names = {c: str(props.get("label", c)) for c, props in rules.characters.items()}
-    pairings = _pairings(plan, records, names, band)
-    characters = _characters(rules, plan, records, names, band)
+    tallies = [played.pairings.get(p.index, PairingTally(0, [0] * seats)) for p in plan.pairings]
+    pairings = _pairings(plan, tallies, names, band)
+    characters = _characters(rules, plan, tallies, names, band)
     cards, card_rate = _cards(rules, played.cards)
     known_from = FirstMover.of(rules).known_from
-    wins = [sum(r.winner == s for r in records) for s in range(seats)]
+    wins = [sum(t.wins[s] for t in tallies) for s in range(seats)]
     summary = Summary(rules.game, rules.label, rules.language, seats, len(plan.pairings), plan.games,
-                      len(records), plan.seed, policy, plan.chosen, plan.legal, wins,
-                      sum(r.winner is None and r.error is None for r in records),
-                      sum(r.error is not None for r in records), fair, band, card_rate, known_from)
+                      played.games, plan.seed, policy, plan.chosen, plan.legal, wins,
+                      sum(t.draws for t in tallies), sum(t.errors for t in tallies), fair, band, card_rate,
+                      known_from)
     outliers = [*(Outlier("pairing", str(p.pairing), " vs ".join(p.names), p.games, p.p1_win_rate,
                            p.p1_ci_low, p.p1_ci_high, p.outlier, _band_words(band)) for p in pairings if p.outlier),
                 *(Outlier("character", c.character, c.name, c.games, c.win_rate, c.ci_low, c.ci_high,
                            c.outlier, _band_words(band)) for c in characters if c.outlier),
                 *(Outlier("card", c.card, c.name, c.used, c.win_rate, c.ci_low, c.ci_high, c.outlier,
                            f"the {percent(card_rate)} of all cards") for c in cards if c.outlier)]
-    return Results(summary, pairings, characters, _turn_order(records, seats, known_from),
-                   _lengths(records), _games(plan, records), cards, outliers,
-                   _matrix(rules, plan, records, names), _charted(cards))
+    spread = {"steps": played.steps, "decisions": played.decisions}
+    return Results(summary, pairings, characters, _turn_order(played, known_from), _lengths(spread),
+                   _games(plan, played.records or []), cards, outliers, _matrix(rules, plan, tallies, names),
+                   _charted(cards), _games(plan, played.failed), spread)
 
 
 def percent(rate: float) -> str:
@@ -248,67 +252,74 @@ def _side(ci: Interval, low: float, high: float) -> str:
     return "above" if ci.low > high else "below" if ci.high < low else ""
 
 
-def _pairings(plan: Plan, records: Sequence[GameRecord], names: dict[str, str], band: Interval) -> list[PairingRow]:
-    by_pairing: dict[int, list[GameRecord]] = {}
-    for r in records:
-        by_pairing.setdefault(r.pairing, []).append(r)
+def _pairings(plan: Plan, tallies: Sequence[PairingTally], names: dict[str, str],
+              band: Interval) -> list[PairingRow]:
     rows = []
-    for pairing in plan.pairings:
-        games = by_pairing.get(pairing.index, [])
-        wins = [sum(r.winner == s for r in games) for s in range(plan.seats)]
-        ci = wilson(wins[0], len(games))
+    for pairing, t in zip(plan.pairings, tallies, strict=True):
+        ci = wilson(t.wins[0], t.games)
         rows.append(PairingRow(pairing.index + 1, ["+".join(seat) for seat in pairing.seats],
-                               ["+".join(names[c] for c in seat) for seat in pairing.seats], len(games), wins,
-                               sum(r.winner is None and r.error is None for r in games),
-                               sum(r.error is not None for r in games), _rate(wins[0], len(games)),
-                               ci.low, ci.high, _side(ci, band.low, band.high)))
+                               ["+".join(names[c] for c in seat) for seat in pairing.seats], t.games, list(t.wins),
+                               t.draws, t.errors, _rate(t.wins[0], t.games), ci.low, ci.high,
+                               _side(ci, band.low, band.high)))
     return rows
 
 
-def _characters(rules: RuleSet, plan: Plan, records: Sequence[GameRecord], names: dict[str, str],
+def _characters(rules: RuleSet, plan: Plan, tallies: Sequence[PairingTally], names: dict[str, str],
                 band: Interval) -> list[CharacterRow]:
-    seats = {p.index: p.seats for p in plan.pairings}
     played: dict[str, int] = {}
     won: dict[str, int] = {}
-    for r in records:
-        for s, chosen in enumerate(seats[r.pairing]):
+    for pairing, t in zip(plan.pairings, tallies, strict=True):
+        for s, chosen in enumerate(pairing.seats):
             for c in chosen:
-                played[c] = played.get(c, 0) + 1
-                won[c] = won.get(c, 0) + (r.winner == s)
+                played[c] = played.get(c, 0) + t.games
+                won[c] = won.get(c, 0) + t.wins[s]
     rows = []
     for c in rules.characters:
-        if c in played:
+        if played.get(c):
             ci = wilson(won[c], played[c])
             rows.append(CharacterRow(c, names[c], played[c], won[c], _rate(won[c], played[c]), ci.low, ci.high,
                                      _side(ci, band.low, band.high)))
     return rows
 
 
-def _turn_order(records: Sequence[GameRecord], seats: int, known_from: str) -> list[TurnOrderRow]:
+def _turn_order(played: Played, known_from: str) -> list[TurnOrderRow]:
     rows = []
-    for moved in range(seats):
-        wins = sum(r.winner is not None and (r.winner - r.first) % seats == moved for r in records)
-        ci = wilson(wins, len(records))
-        rows.append(TurnOrderRow(moved + 1, len(records), wins, _rate(wins, len(records)), ci.low, ci.high,
+    for moved, wins in enumerate(played.moved):
+        ci = wilson(wins, played.games)
+        rows.append(TurnOrderRow(moved + 1, played.games, wins, _rate(wins, played.games), ci.low, ci.high,
                                  known_from))
     return rows
 
 
-def _lengths(records: Sequence[GameRecord]) -> list[LengthRow]:
+def _lengths(spread: dict[str, dict[int, int]]) -> list[LengthRow]:
     rows = []
-    for measure, values in (("steps", [r.steps for r in records]), ("decisions", [r.decisions for r in records])):
-        ordered = sorted(values)
-
-        def rank(q: float, ordered: list[int] = ordered) -> int:
-            return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-        rows.append(LengthRow(measure, len(ordered), sum(ordered) / len(ordered), ordered[0], rank(0.1),
-                              rank(0.25), rank(0.5), rank(0.75), rank(0.9), ordered[-1]))
+    for measure, counts in spread.items():
+        lengths = sorted(counts)
+        games = sum(counts.values())
+        p10, p25, median, p75, p90 = (nearest_rank(counts, lengths, games, q) for q in (0.1, 0.25, 0.5, 0.75, 0.9))
+        rows.append(LengthRow(measure, games, sum(n * counts[n] for n in lengths) / games, lengths[0],
+                              p10, p25, median, p75, p90, lengths[-1]))
     return rows
 
 
+def nearest_rank(counts: dict[int, int], lengths: Sequence[int], games: int, q: float) -> int:
+    """The nearest-rank `q` percentile of `games` lengths, `counts[n]` of them `n` long
+    (`lengths`: those that occur, in order): the smallest length that at least ⌈q·games⌉ games
+    reach or fall under."""
+    rank = max(1, math.ceil(q * games))
+    seen = 0
+    for n in lengths:
+        seen += counts[n]
+        if seen >= rank:
+            return n
+    return lengths[-1]
+
+
 def _games(plan: Plan, records: Sequence[GameRecord]) -> list[GameRow]:
-    tables = {p.index: ["+".join(seat) for seat in p.seats] for p in plan.pairings}  # shared by its games
+    tables: dict[int, list[str]] = {}  # a pairing's table, shared by its games
+    for r in records:
+        if r.pairing not in tables:
+            tables[r.pairing] = ["+".join(seat) for seat in plan.pairings[r.pairing].seats]
     return [GameRow(r.pairing + 1, r.game + 1, r.seed, tables[r.pairing],
                     None if r.winner is None else r.winner + 1, r.first + 1, r.steps, r.decisions, r.ended,
                     r.cause or "", r.error or "") for r in records]
@@ -335,45 +346,38 @@ def _charted(cards: list[CardRow]) -> list[CardRow]:
     return pool if len(pool) <= 2 * TOP else pool[:TOP] + pool[-TOP:]
 
 
-def _matrix(rules: RuleSet, plan: Plan, records: Sequence[GameRecord], names: dict[str, str]) -> Matrix:
+def _matrix(rules: RuleSet, plan: Plan, tallies: Sequence[PairingTally], names: dict[str, str]) -> Matrix:
     """Seat 1's rate in each pairing when every table is two seats of one character each;
     otherwise each character's side against each other character's side."""
     if plan.seats == 2 and all(len(seat) == 1 for p in plan.pairings for seat in p.seats):
         firsts = _in_order(rules, (p.seats[0][0] for p in plan.pairings))
         seconds = _in_order(rules, (p.seats[1][0] for p in plan.pairings))
         pairing_of = {(p.seats[0][0], p.seats[1][0]): p.index for p in plan.pairings}
-        tally = _tally(records)
-        rates = [[None if (a, b) not in pairing_of else _rate(*tally.get(pairing_of[a, b], (0, 0)))
+        none = PairingTally(0, [0] * plan.seats)
+        tally = {p.index: t for p, t in zip(plan.pairings, tallies, strict=True)}
+        rates = [[None if (a, b) not in pairing_of else _rate(tally[pairing_of[a, b]].wins[0],
+                                                               tally[pairing_of[a, b]].games)
                   for b in seconds] for a in firsts]
-        games = [[tally.get(pairing_of.get((a, b), -1), (0, 0))[1] for b in seconds] for a in firsts]
+        games = [[tally.get(pairing_of.get((a, b), -1), none).games for b in seconds] for a in firsts]
         return Matrix("Seat 1's win rate in each pairing", "P1", "P2", [names[a] for a in firsts],
                       [names[b] for b in seconds], rates, games)
-    seats = {p.index: p.seats for p in plan.pairings}
     met: dict[tuple[str, str], int] = {}
     beat: dict[tuple[str, str], int] = {}
-    for r in records:
-        table = seats[r.pairing]
-        for s, mine in enumerate(table):
-            for t, theirs in enumerate(table):
+    for pairing, counted in zip(plan.pairings, tallies, strict=True):
+        if not counted.games:
+            continue
+        for s, mine in enumerate(pairing.seats):
+            for t, theirs in enumerate(pairing.seats):
                 if s != t:
                     for a in mine:
                         for b in theirs:
-                            met[a, b] = met.get((a, b), 0) + 1
-                            beat[a, b] = beat.get((a, b), 0) + (r.winner == s)
+                            met[a, b] = met.get((a, b), 0) + counted.games
+                            beat[a, b] = beat.get((a, b), 0) + counted.wins[s]
     present = _in_order(rules, (c for p in plan.pairings for seat in p.seats for c in seat))
     return Matrix("Win rate of a side with the row's character against a side with the column's",
                   "character", "against", [names[a] for a in present], [names[b] for b in present],
                   [[_rate(beat[a, b], met[a, b]) if (a, b) in met else None for b in present] for a in present],
                   [[met.get((a, b), 0) for b in present] for a in present])
-
-
-def _tally(records: Sequence[GameRecord]) -> dict[int, tuple[int, int]]:
-    """Seat 1's wins and the games played, by pairing."""
-    tally: dict[int, tuple[int, int]] = {}
-    for r in records:
-        wins, games = tally.get(r.pairing, (0, 0))
-        tally[r.pairing] = (wins + (r.winner == 0), games + 1)
-    return tally
 
 
 def _in_order(rules: RuleSet, characters: Iterable[str]) -> list[str]:
