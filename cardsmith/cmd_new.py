@@ -16,6 +16,7 @@ GAME = '''# {name}: a game of your own. `cardsmith check {folder}` checks it, `c
 game {name} "{name}":
     players 2
     start play_game
+    first_mover turn_player
     decision "Write here each choice you make where your rules are not clear yet."
 
 token point "分" en "point"

@@ -211,6 +211,7 @@ class Generator:
             hidden = game.prop("hidden_card")
             language_prop = game.prop("language")
             moves, token_moves, uses = game.prop("card_moves"), game.prop("token_moves"), game.prop("card_uses")
+            first = game.prop("first_mover")
             language = language_prop.words()[0] if language_prop is not None and language_prop.words() else DEFAULT_LANGUAGE
             fields = {
                 "game": repr(game.name), "label": repr(game.labels.default or game.name),
@@ -237,6 +238,7 @@ class Generator:
                 "token_event": repr(token_moves.words()[0] if token_moves is not None and token_moves.words()
                                     else None),
                 "use_event": repr(uses.words()[0] if uses is not None and uses.words() else None),
+                "first_mover": repr(first.words()[0] if first is not None and first.words() else None),
             }
             out.emit("return rt.RuleSet(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")")
 

@@ -42,6 +42,9 @@ GAME_PROPS = {
                   "left, the zone it entered) that the engine emits whenever a card changes zone",
     "card_uses": "`card_uses EVENT`: the event (declared with two parameters: the player, the card) the rules "
                  "emit when a player uses a card; `cardsmith sim` counts each card's uses and wins by it",
+    "first_mover": "`first_mover COUNTER`: a global counter that names the player who moves first once it "
+                   "names a player (e.g. the turn player); `cardsmith sim` reads the first player it names to "
+                   "count wins by turn order",
     "chapter": "`chapter N \"title\" [LANG \"title\" …]`: the title of the reference's chapter N (the rules "
                "numbered N-…)",
     "text_check": "`text_check warning|error|off`: how disagreements of a card's text and its definition are "
@@ -94,6 +97,7 @@ class Props:
                            suggestion=did_you_mean(start.atoms[0].text, self.sym.procedures))
         for prop in EVENT_PROPS:
             self._named_event(prop, game.prop(prop))
+        self._first_mover(game.prop("first_mover"))
         for blk in game.blocks:
             self.ctx.error("E114", "a game has no timing blocks", blk.span)
 
@@ -114,6 +118,22 @@ class Props:
         elif len(event.params) != arity:
             self.ctx.error("E104", f"the event {name!r} that `{prop_name}` names needs {arity_word} parameters "
                            f"({params})", prop.atoms[0].span)
+
+    def _first_mover(self, prop: s.Opt | None) -> None:
+        """`first_mover COUNTER`: a global counter (one per game, not per player)."""
+        if prop is None:
+            return
+        if len(prop.atoms) != 1:
+            self.ctx.error("E104", "`first_mover` names one global counter", prop.span)
+            return
+        name = prop.atoms[0].text
+        counter = self.sym.counters.get(name)
+        if counter is None:
+            self.ctx.error("E101", f"unknown counter {name!r}", prop.atoms[0].span,
+                           suggestion=did_you_mean(name, self.sym.counters))
+        elif counter.per_player:
+            self.ctx.error("E104", f"`first_mover` names a global counter, and {name!r} is kept per player",
+                           prop.atoms[0].span, hint="declare a `global` counter set to the player who moves first")
 
     def table(self, game: s.Entity) -> TableSpec:
         """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""

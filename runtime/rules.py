@@ -190,6 +190,7 @@ class RuleSet:
     move_event: str | None = None  # emitted (card, zone left, zone entered) whenever a card changes zone
     token_event: str | None = None  # emitted (kind, count, from, to, card) whenever tokens move
     use_event: str | None = None  # emitted by the rules (player, card) when a player uses a card
+    first_mover: str | None = None  # a global counter that names the player who moves first
     source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))
     _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)

@@ -475,6 +475,26 @@ def test_a_listener_sees_every_card_use_the_game_declares(game: str) -> None:
     assert (result.winner, result.reason, result.steps) == (plain.winner, plain.reason, plain.steps)
 
 
+@pytest.mark.parametrize(("line", "code"), [("first_mover nobody", "E101"), ("first_mover score", "E104"),
+                                            ("first_mover", "E104")])
+def test_first_mover_names_a_global_counter(line: str, code: str) -> None:
+    from tests.helpers import MINI_GAME, build_sources, codes
+    text = MINI_GAME.replace("    start play\n", f"    start play\n    {line}\n")
+    assert codes(build_sources({"mini.csm": text}, use_cache=False).diagnostics) == [code]
+
+
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_each_game_names_the_counter_of_its_first_mover(game: str) -> None:
+    """Each bundled game declares who moves first with a global counter (tests/test_sim.py holds
+    the seat the lab reads from it against Sakura's log)."""
+    from cardsmith.lab.watch import FirstMover
+    from tests.helpers import Bundled
+    rules = Bundled(game).rules
+    first = FirstMover.of(rules)
+    assert first.counter is not None and rules.counters[first.counter].name == rules.first_mover
+    assert not rules.counters[first.counter].per_player
+
+
 @pytest.mark.parametrize(("line", "code"), [("card_uses nothing_here", "E101"), ("card_uses scored", "E104")])
 def test_card_uses_names_an_event_of_two_parameters(line: str, code: str) -> None:
     from tests.helpers import MINI_GAME, build_sources, codes

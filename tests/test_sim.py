@@ -127,7 +127,7 @@ def test_every_pairing_is_played_and_the_tables_add_up(eatpaint: Run) -> None:
     assert [int(t["games"]) for t in order] == [32, 32]
     assert sum(int(t["wins"]) for t in order) + draws == 32
     assert int(order[0]["wins"]) == sum(g["winner"] == g["first"] for g in games)
-    assert "first_player" in order[0]["known_from"]
+    assert "first_player (its `first_mover`)" in order[0]["known_from"]
     lengths = {row["measure"]: row for row in eatpaint.rows("lengths")}
     assert int(lengths["steps"]["maximum"]) == max(int(g["steps"]) for g in games)
     assert int(lengths["decisions"]["minimum"]) == min(int(g["decisions"]) for g in games)
@@ -201,7 +201,7 @@ def test_chosen_tables_of_sakura_with_a_designers_goddess(sakura_tables: Run, de
         outcome = play(new_game(rules, picks, computer_agents("random", seed, 2), seed=seed))
         first = next(line.text for line in outcome.log if "先手" in line.text)
         assert first.endswith(f"P{g['first']}")
-    assert "turn_player" in sakura_tables.rows("turn_order")[0]["known_from"]
+    assert "turn_player (its `first_mover`)" in sakura_tables.rows("turn_order")[0]["known_from"]
     assert any(c["card"].startswith("hotaru_") for c in sakura_tables.rows("cards"))
 
 
