@@ -41,7 +41,8 @@ from lark.lexer import LexerThread
 from lark.parser_frontends import PostLexConnector
 
 from .diagnostics import Diagnostic
-from .parse import _Indenter, parse_source, parser, split_items
+from .parse import _Indenter, parser, split_items
+from .parse_cache import parse_file
 from .span import Span
 
 INDENT = "    "
@@ -102,7 +103,7 @@ class Unit:
 def format_text(text: str, path: str = "<text>") -> str:
     """The canonical layout of a source text. Raises `FormatError` (with the located
     diagnostics) when the text does not parse, or when the layout would change its meaning."""
-    before, diags = parse_source(path, text)
+    before, diags = parse_file(path, text, None)  # remembered in this process, like a build's
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise FormatError(f"{path} does not parse", errors)
@@ -113,7 +114,7 @@ def format_text(text: str, path: str = "<text>") -> str:
     if text.startswith(BOM):  # and its byte order mark
         result = BOM + result
     if result != text:
-        after, diags_after = parse_source(path, result)
+        after, diags_after = parse_file(path, result, None)
         if any(d.severity == "error" for d in diags_after) or _meaning(after.items) != _meaning(before.items):
             raise FormatError(f"{path}: formatting would change what the file means (a formatter bug); "
                               "it was left as it is")
@@ -160,7 +161,7 @@ def _read_declaration(chunk: str) -> tuple[list[Token], frozenset[int]]:
     thread = LexerThread.from_text(lexer, chunk)
     try:
         tree = frontend.parser.parse(thread, "start")
-    except (LarkError, DedentError) as err:  # parse_source accepted it: this cannot happen
+    except (LarkError, DedentError) as err:  # the file parsed: this cannot happen
         raise FormatError(f"the formatter cannot read a declaration: {str(err).splitlines()[0]}") from err
     unary = frozenset(t.meta.start_pos for t in tree.iter_subtrees() if t.data == "neg")
     return recorder.tokens, unary

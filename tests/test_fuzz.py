@@ -37,9 +37,11 @@ def _keep(sources: dict[str, str]) -> None:
 
 def exercise(sources: dict[str, str], seed: int = 1) -> None:
     """Check the sources; if they compile, play one seeded game. Fails on anything but
-    located diagnostics and located rule errors."""
+    located diagnostics and located rule errors. Files and declarations parsed before at the
+    same place with the same text come from the parse cache (the untouched library files of a
+    mutated game); every changed declaration is parsed afresh."""
     try:
-        result = build_sources(sources, use_cache=False, need_model=True)
+        result = build_sources(sources, need_model=True)
         for d in result.diagnostics:
             assert d.span.file in sources and d.span.line >= 1, f"unlocated diagnostic {d}"
         if result.ok and result.rules is not None:
