@@ -584,11 +584,12 @@ class CardWriter:
 
 class TextBook:
     """The generated texts of a game's cards, in every language of the game (templates are
-    read once, on first use)."""
+    read once, on first use; each text is written once, however many editions show it)."""
 
     def __init__(self, checked: Checked, vocab: Vocabulary, folders: Sequence[Path]) -> None:
         self.checked, self.vocab, self.folders = checked, vocab, list(folders)
         self._writers: dict[str, CardWriter] = {}
+        self._texts: dict[tuple[str, str], str] = {}
 
     def writer(self, language: str) -> CardWriter:
         if language not in self._writers:
@@ -596,7 +597,10 @@ class TextBook:
         return self._writers[language]
 
     def text(self, card: str, language: str) -> str:
-        return self.writer(language).card(card)
+        text = self._texts.get((card, language))
+        if text is None:
+            text = self._texts[card, language] = self.writer(language).card(card)
+        return text
 
     def texts(self, card: str) -> dict[str, str]:
         """The card's text in each language of the game."""

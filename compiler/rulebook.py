@@ -165,7 +165,7 @@ class _Builder:
     """Reads one checked game into one edition."""
 
     def __init__(self, checked: Checked, language: str | None, folders: list[Path] | None = None,
-                 faces: bool = False) -> None:
+                 faces: bool = False, book: TextBook | None = None) -> None:
         self.c = checked
         self.faces = faces
         self.sym = checked.symbols
@@ -175,7 +175,7 @@ class _Builder:
         self.folders = folders if folders is not None else template_folders(checked, library_root())
         self.writer = CardWriter(checked, self.vocab, load_templates(self.folders, self.lang))
         self.writer.rules = True
-        self.book = TextBook(checked, self.vocab, self.folders)
+        self.book = book if book is not None else TextBook(checked, self.vocab, self.folders)
         self.by_proc: dict[str, Ref] = {}  # procedure -> where it is written
         self.by_step: dict[tuple[str, str], Rule] = {}
         self.letters_of: dict[str, dict[str, str]] = {}  # procedure -> the letters its text named locals by
@@ -869,7 +869,14 @@ def _chapter_titles(sym: Symbols, language: str, own: str) -> dict[str, str]:
     return titles
 
 
-def rulebook(checked: Checked, language: str | None = None, faces: bool = False) -> Rulebook:
+def rulebook(checked: Checked, language: str | None = None, faces: bool = False,
+             book: TextBook | None = None) -> Rulebook:
     """One edition of the game's reference (the game's own language by default); with `faces`,
-    each card of the gallery carries its face drawn as SVG."""
-    return _Builder(checked, language, faces=faces).build()
+    each card of the gallery carries its face drawn as SVG. Editions of one game given the same
+    `book` (`text_book`) write each card's text once between them."""
+    return _Builder(checked, language, faces=faces, book=book).build()
+
+
+def text_book(checked: Checked) -> TextBook:
+    """The card texts of a game in every language, to share between its editions."""
+    return TextBook(checked, vocabulary(checked), template_folders(checked, library_root()))

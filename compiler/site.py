@@ -20,7 +20,7 @@ from pygments.formatters import HtmlFormatter
 
 from ..highlight import CardsmithLexer
 from .checked import Checked
-from .rulebook import Rulebook, rulebook
+from .rulebook import Rulebook, rulebook, text_book
 from .vocabulary import game_languages
 
 ASSETS = ("style.css", "search.js")
@@ -115,8 +115,9 @@ def write_site(checked: Checked, out: Path, done: Callable[[str], None] | None =
     source = resources.files("cardsmith.compiler") / "templates" / "site"
     for name in ASSETS:
         written.append(_write(assets / name, (source / name).read_text("utf-8")))
+    book = text_book(checked)
     for language in languages:
-        written += write_edition(rulebook(checked, language, faces=True), out / language)
+        written += write_edition(rulebook(checked, language, faces=True, book=book), out / language)
         if done is not None:
             done(language)
     env = _environment()
