@@ -42,11 +42,16 @@ class Integrity:
             h.update(repr(p.counters).encode())
         return h.hexdigest()
 
+    _zone_list: list[Zone] | None = None
+
     def _all_zones(self) -> list[Zone]:
-        zones = [z for z in self.zones if z is not None]
-        for p in self.players:
-            zones.extend(z for z in p.zones if z is not None)
-        return zones
+        """Every zone of the game, shared and each player's (made with the game, so listed once)."""
+        if self._zone_list is None:
+            zones = [z for z in self.zones if z is not None]
+            for p in self.players:
+                zones.extend(z for z in p.zones if z is not None)
+            self._zone_list = zones
+        return self._zone_list
 
     def token_total(self, kind: str) -> int:
         """Tokens of an unowned kind in every zone and on every object outside the supply."""
@@ -56,26 +61,28 @@ class Integrity:
         """Every token key's total in the zones and on the objects outside the supply, in one pass."""
         totals: dict[Any, int] = {}
         for z in self._all_zones():
-            if not z.spec.supply:
+            if z.tokens and not z.spec.supply:
                 for key, n in z.tokens.items():
                     totals[key] = totals.get(key, 0) + n
             for c in z.cards:
-                for key, n in c.tokens.items():
-                    totals[key] = totals.get(key, 0) + n
+                if c.tokens:
+                    for key, n in c.tokens.items():
+                        totals[key] = totals.get(key, 0) + n
         return totals
 
     def invariant_problems(self, initial: dict[str, int], totals: dict[Any, int] | None = None) -> list[str]:
         """Conservation of tokens (given the starting totals and, if already counted, the
         `token_totals()` of now) and zone capacities."""
         problems = []
-        totals = self.token_totals() if totals is None else totals
+        present = _by_kind(self.token_totals() if totals is None else totals)
+        flow = _by_kind(self.supply_flow)
         for kind, start in initial.items():  # a kind that belongs to players: all owners together
-            expected = start + sum(n for key, n in self.supply_flow.items() if _of_kind(key, kind))
-            actual = sum(n for key, n in totals.items() if _of_kind(key, kind))
+            expected = start + flow.get(kind, 0)
+            actual = present.get(kind, 0)
             if actual != expected:
                 problems.append(f"{kind}: {actual} present, {expected} expected")
         for z in self._all_zones():
-            if z.spec.supply:
+            if z.spec.supply or not (z.tokens or z.held):
                 continue
             held = 0
             for key, n in z.tokens.items():
@@ -90,6 +97,11 @@ class Integrity:
         return problems
 
 
-def _of_kind(key: Any, kind: str) -> bool:
-    """Whether a token key (a kind, or a kind and its owner's seat) is of this kind."""
-    return key == kind or (type(key) is tuple and key[0] == kind)
+def _by_kind(counts: dict[Any, int]) -> dict[str, int]:
+    """Counts by token key (a kind, or a kind and its owner's seat) added up by kind."""
+    kinds: dict[str, int] = {}
+    for key, n in counts.items():
+        kind = key if type(key) is str else key[0] if type(key) is tuple else None
+        if kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + n
+    return kinds

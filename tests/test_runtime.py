@@ -74,6 +74,19 @@ def test_a_zones_capacity_counts_every_kind_but_tokens_of_a_player() -> None:
     assert g.invariant_problems({"chip": 0, "frost": 0, "mark": 0}) == ["mark: 1 present, 2 expected"]
 
 
+def test_a_zone_that_miscounts_or_overfills_is_reported() -> None:
+    """The capacity checks see an empty zone that counts tokens it does not hold, and a zone
+    over its capacity (the pot holds at most 5)."""
+    g = _mini_game()
+    pot = g.zones[1]
+    assert pot is not None and pot.capacity == 5
+    pot.held = 2
+    assert g.invariant_problems({"chip": 0}) == [f"{pot!r} counts 2 tokens toward its capacity but holds 0"]
+    pot.held, pot.tokens["chip"] = 6, 6
+    assert g.invariant_problems({"chip": 0}) == ["chip: 6 present, 0 expected",
+                                                 f"{pot!r} holds 6 tokens over its capacity 5"]
+
+
 def test_an_object_with_tokens_on_it_cannot_be_taken_out_of_the_game() -> None:
     """Taking an object away with tokens on it would lose them: a rule error, not a silent loss."""
     from cardsmith.runtime.game import RuleViolation
