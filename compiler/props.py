@@ -3,7 +3,7 @@ values of their fields, and scenario properties."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ..runtime.phrases import DEFAULT_LANGUAGE, PHRASES
 from ..runtime.rules import TableSpec
@@ -14,6 +14,8 @@ from .decisions import language_texts
 from .diagnostics import did_you_mean
 from .limits import MAX_PICKS, MAX_PLAYERS, MAX_RANGE
 from .symbols import FieldInfo
+
+T = TypeVar("T")
 
 CARD_BUILTIN_PROPS = {
     "text": "the card's text, checked against the definition both ways (W201)",
@@ -104,36 +106,34 @@ class Props:
     def _named_event(self, prop_name: str, prop: s.Opt | None) -> None:
         """`card_moves EVENT` / `token_moves EVENT` / `card_uses EVENT`: an event the engine emits
         or watches, declared with the parameters it is given."""
-        if prop is None:
-            return
         arity, arity_word, params = EVENT_PROPS[prop_name]
-        if len(prop.atoms) != 1:
-            self.ctx.error("E104", f"`{prop_name}` names one event", prop.span)
-            return
-        name = prop.atoms[0].text
-        event = self.sym.events.get(name)
-        if event is None:
-            self.ctx.error("E101", f"unknown event {name!r}", prop.atoms[0].span,
-                           suggestion=did_you_mean(name, self.sym.events))
-        elif len(event.params) != arity:
-            self.ctx.error("E104", f"the event {name!r} that `{prop_name}` names needs {arity_word} parameters "
-                           f"({params})", prop.atoms[0].span)
+        named = self._named(prop_name, prop, "event", self.sym.events)
+        if named is not None and len(named[1].params) != arity:
+            self.ctx.error("E104", f"the event {named[0]!r} that `{prop_name}` names needs {arity_word} parameters "
+                           f"({params})", named[2])
 
     def _first_mover(self, prop: s.Opt | None) -> None:
         """`first_mover COUNTER`: a global counter (one per game, not per player)."""
+        named = self._named("first_mover", prop, "counter", self.sym.counters)
+        if named is not None and named[1].per_player:
+            self.ctx.error("E104", f"`first_mover` names a global counter, and {named[0]!r} is kept per player",
+                           named[2], hint="declare a `global` counter set to the player who moves first")
+
+    def _named(self, prop_name: str, prop: s.Opt | None, kind: str, known: dict[str, T]) -> tuple[str, T, s.Span] | None:
+        """What a game property names with its one word (`kind`: what it names, `known`: those
+        declared): the name, the declaration and where the name is written; None when the
+        property is absent, or after reporting a missing or unknown name."""
         if prop is None:
-            return
+            return None
         if len(prop.atoms) != 1:
-            self.ctx.error("E104", "`first_mover` names one global counter", prop.span)
-            return
-        name = prop.atoms[0].text
-        counter = self.sym.counters.get(name)
-        if counter is None:
-            self.ctx.error("E101", f"unknown counter {name!r}", prop.atoms[0].span,
-                           suggestion=did_you_mean(name, self.sym.counters))
-        elif counter.per_player:
-            self.ctx.error("E104", f"`first_mover` names a global counter, and {name!r} is kept per player",
-                           prop.atoms[0].span, hint="declare a `global` counter set to the player who moves first")
+            self.ctx.error("E104", f"`{prop_name}` names one {kind}", prop.span)
+            return None
+        atom = prop.atoms[0]
+        found = known.get(atom.text)
+        if found is None:
+            self.ctx.error("E101", f"unknown {kind} {atom.text!r}", atom.span, suggestion=did_you_mean(atom.text, known))
+            return None
+        return atom.text, found, atom.span
 
     def table(self, game: s.Entity) -> TableSpec:
         """`players N` or `players N..M`; `picks N [different [by OPTION]] [unique]`."""
