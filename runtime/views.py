@@ -35,7 +35,8 @@ def plain(g: Game, value: Any) -> Value:
 
 
 def _zone(g: Game, zone: Zone, seat: int) -> ZoneView:
-    tokens = {k if isinstance(k, str) else f"{k[0]}@P{k[1] + 1}": n for k, n in zone.tokens.items()}
+    tokens = {k if isinstance(k, str) else f"{k[0]}@P{k[1] + 1}": n
+              for k, n in zone.tokens.items()} if zone.tokens else {}
     if not zone.spec.holds_cards:
         return ZoneView(tokens)
     cards = [g.card_view(c) if g.can_see(c, seat) else g.rules.hidden_card for c in zone.cards]
@@ -46,20 +47,33 @@ def view_of(g: Game, seat: int) -> View:
     """The view of one seat, or with `PUBLIC` what every player may see (`you` is then "")."""
     specs = [(i, spec) for i, spec in enumerate(g.rules.counters)
              if spec.addendum is None or spec.addendum in g.active_addenda]
+    mine = [(i, spec) for i, spec in specs  # what the seat reads of its own counters
+            if spec.per_player and spec.visibility in ("public", "owner")]
+    anyones = [(i, spec) for i, spec in mine if spec.visibility == "public"]  # and of everyone else's
     shared = {z.spec.name: _zone(g, z, seat) for z in g.zones if z is not None and not z.spec.supply}
     players = {}
     for p in g.players:
         zones = {z.spec.name: _zone(g, z, seat) for z in p.zones if z is not None}
-        counters = {spec.name: plain(g, g.get(p, i)) for i, spec in specs
-                    if spec.per_player and _has(g, p, spec)
-                    and (spec.visibility == "public" or spec.visibility == "owner" and p.index == seat)}
-        players[p.name] = PlayerView(zones, counters, [g.describe(c) for c in p.picks])
+        players[p.name] = PlayerView(zones, _counters(g, p, mine if p.index == seat else anyones),
+                                     [g.describe(c) for c in p.picks])
     counters = {spec.name: plain(g, g.get(None, i)) for i, spec in specs
                 if not spec.per_player and spec.visibility == "public"}
     public = seat == PUBLIC
     return View(you="" if public else g.players[seat].name, seat=seat, shared=shared, players=players,
                 counters=counters, log=g.recorder.recent(seat, RECENT_LOG),
                 log_total=g.recorder.public if public else g.recorder.readable[seat])
+
+
+def _counters(g: Game, p: Player, specs: list[tuple[int, CounterSpec]]) -> dict[str, Value]:
+    """A player's counters of `specs` that the player has, as plain values."""
+    shown: dict[str, Value] = {}
+    values = p.counters
+    for i, spec in specs:
+        if spec.hosts_only and not _has(g, p, spec):
+            continue
+        value = g.get(p, i) if g.mods else values[i]
+        shown[spec.name] = value if value is None or isinstance(value, int) else plain(g, value)
+    return shown
 
 
 def _has(g: Game, p: Player, spec: CounterSpec) -> bool:
