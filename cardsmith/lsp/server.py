@@ -311,39 +311,35 @@ def create_server(cache: Cache | None, debounce: float = DEBOUNCE) -> CardsmithS
         finally:
             timed(name, started)
 
+    async def answer_at(name: str, document: lsp.TextDocumentIdentifier, position: lsp.Position,
+                        fn: Callable[[Build, Index, Occurrence], T | None]) -> T | None:
+        """`answer` for a request about the name at a position: no answer where there is none."""
+        def work(game: Game, path: str) -> T | None:
+            found = server.occurrence(game, path, position)
+            return fn(*found) if found is not None else None
+        return await answer(name, document.uri, work)
+
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: CardsmithServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        def work(game: Game, path: str) -> lsp.Hover | None:
-            found = ls.occurrence(game, path, params.position)
-            if found is None:
-                return None
-            build, index, occ = found
+        def work(build: Build, index: Index, occ: Occurrence) -> lsp.Hover | None:
             text = Describer(build, index).hover(occ.symbol, occ)
             if text is None:
                 return None
-            here = ls.lines(path, build).range(occ.span)
+            here = ls.lines(occ.span.file, build).range(occ.span)
             return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text), here)
-        return await answer("hover", params.text_document.uri, work)
+        return await answer_at("hover", params.text_document, params.position, work)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: CardsmithServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        def work(game: Game, path: str) -> list[lsp.Location] | None:
-            found = ls.occurrence(game, path, params.position)
-            if found is None:
-                return None
-            build, index, occ = found
+        def work(build: Build, index: Index, occ: Occurrence) -> list[lsp.Location] | None:
             decl = index.definition(occ)
             where = ls.locate(decl.span, build) if decl is not None else None
             return [where] if where is not None else None
-        return await answer("definition", params.text_document.uri, work)
+        return await answer_at("definition", params.text_document, params.position, work)
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: CardsmithServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        def work(game: Game, path: str) -> list[lsp.Location] | None:
-            found = ls.occurrence(game, path, params.position)
-            if found is None:
-                return None
-            build, index, occ = found
+        def work(build: Build, index: Index, occ: Occurrence) -> list[lsp.Location] | None:
             symbol = occ.symbol
             if symbol.kind == "local":
                 decl = index.definition(occ)
@@ -352,7 +348,7 @@ def create_server(cache: Cache | None, debounce: float = DEBOUNCE) -> CardsmithS
             places = [ls.locate(o.span, build) for o in index.occurrences(symbol) if keep or not o.declaration]
             unique = {(p.uri, p.range.start.line, p.range.start.character): p for p in places if p is not None}
             return list(unique.values())
-        return await answer("references", params.text_document.uri, work)
+        return await answer_at("references", params.text_document, params.position, work)
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
                     lsp.CompletionOptions(trigger_characters=["."], resolve_provider=False))
