@@ -97,6 +97,12 @@ class PairingTally:
     draws: int = 0
     errors: int = 0
 
+    def add(self, other: PairingTally) -> None:
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.draws += other.draws
+        self.errors += other.errors
+
 
 @dataclass
 class Played:
@@ -123,9 +129,7 @@ class Played:
     def count(self, record: GameRecord) -> None:
         """Add one game."""
         self.games += 1
-        tally = self.pairings.get(record.pairing)
-        if tally is None:
-            tally = self.pairings[record.pairing] = PairingTally(0, [0] * self.seats)
+        tally = self._tally(record.pairing)
         tally.games += 1
         if record.error is not None:
             tally.errors += 1
@@ -140,18 +144,17 @@ class Played:
         if self.records is not None:
             self.records.append(record)
 
+    def _tally(self, pairing: int) -> PairingTally:
+        tally = self.pairings.get(pairing)
+        if tally is None:
+            tally = self.pairings[pairing] = PairingTally(0, [0] * self.seats)
+        return tally
+
     def add(self, other: Played) -> None:
         """Add the games of `other` (played after these, in the plan's order)."""
         self.games += other.games
         for index, theirs in other.pairings.items():
-            mine = self.pairings.get(index)
-            if mine is None:
-                self.pairings[index] = PairingTally(theirs.games, list(theirs.wins), theirs.draws, theirs.errors)
-                continue
-            mine.games += theirs.games
-            mine.wins = [a + b for a, b in zip(mine.wins, theirs.wins, strict=True)]
-            mine.draws += theirs.draws
-            mine.errors += theirs.errors
+            self._tally(index).add(theirs)
         self.moved = [a + b for a, b in zip(self.moved, other.moved, strict=True)]
         for mine_lengths, their_lengths in ((self.steps, other.steps), (self.decisions, other.decisions)):
             for length, n in their_lengths.items():
