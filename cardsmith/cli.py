@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import logging
 import sys
 from typing import Any
 
 import click
+
+from .compiler.cache import show_warnings_with
 
 # each command's module, imported only when that command runs (or help lists it): the rest of
 # the package is not loaded by a command that does not need it
@@ -43,17 +44,17 @@ def main() -> None:
     Start with `cardsmith check`, then `cardsmith play GAME`, `cardsmith soak GAME` and
     `cardsmith ref GAME`. Every command that takes a GAME also takes your own files after
     it (`cardsmith play GAME my_cards.csm`)."""
-    _warnings_to_stderr()
+    show_warnings_with(_warnings_to_stderr)
 
 
 def _warnings_to_stderr() -> None:
     """Warnings of the library (a cache entry skipped, …) as `warning: …` lines on stderr."""
+    import logging  # here: set up only when there is a warning to show
     logger = logging.getLogger("cardsmith")
     if not logger.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("warning: %(message)s"))
-        logger.addHandler(handler)
-        logger.propagate = False
+        logger.addHandler(handler)  # and still propagated: the root logger has no handler unless someone set one
 
 
 def run() -> Any:

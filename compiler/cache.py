@@ -10,28 +10,50 @@ is only trusted when all of these hold:
 - its HMAC-SHA256 tag, made with a random per-user key kept 0600 in the folder, matches.
 
 Entries are written atomically under unique temporary names. Anything that fails a check is
-skipped with a warning on the `cardsmith.cache` logger and rebuilt by the caller.
+skipped with a warning on the `cardsmith.cache` logger (`warn`) and rebuilt by the caller.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import os
-import secrets
 import stat
-import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-log = logging.getLogger("cardsmith.cache")
+_show_warnings: Callable[[], None] | None = None
+_said: set[str] = set()  # the warnings given with `once`
 
 KEY_FILE = "key"
 KEY_BYTES = 32
 TAG_BYTES = 32
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
+
+
+def show_warnings_with(setup: Callable[[], None]) -> None:
+    """How a front end shows warnings (a handler on the `cardsmith` logger, say): `setup` runs
+    before the first warning, so a run that has nothing to say never imports `logging`."""
+    global _show_warnings
+    _show_warnings = setup
+
+
+def warn(message: str, *args: object, once: bool = False) -> None:
+    """A warning on the `cardsmith.cache` logger (an entry skipped, the cache turned off, …);
+    with `once`, a warning already given in this process is not given again."""
+    global _show_warnings
+    if once:
+        said = message % args
+        if said in _said:
+            return
+        _said.add(said)
+    import logging  # here: most runs warn of nothing, and the import is a tenth of a start-up
+    if _show_warnings is not None:
+        setup, _show_warnings = _show_warnings, None
+        setup()
+    logging.getLogger("cardsmith.cache").warning(message, *args)
 
 
 def cache_root() -> Path:
@@ -46,16 +68,16 @@ def _private_folder(path: Path) -> bool:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.stat(path)
     except OSError as err:
-        log.warning("cache disabled: cannot use %s (%s)", path, err.strerror or err)
+        warn("cache disabled: cannot use %s (%s)", path, err.strerror or err, once=True)
         return False
     if not stat.S_ISDIR(info.st_mode):
-        log.warning("cache disabled: %s is not a folder", path)
+        warn("cache disabled: %s is not a folder", path, once=True)
         return False
     if info.st_uid != os.getuid():
-        log.warning("cache disabled: %s belongs to another user", path)
+        warn("cache disabled: %s belongs to another user", path, once=True)
         return False
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        log.warning("cache disabled: %s can be written by other users (chmod 700 it)", path)
+        warn("cache disabled: %s can be written by other users (chmod 700 it)", path, once=True)
         return False
     return True
 
@@ -69,18 +91,18 @@ def _read_private(path: Path, limit: int) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as err:
-        log.warning("cache entry %s skipped: %s", path.name, err.strerror or err)
+        warn("cache entry %s skipped: %s", path.name, err.strerror or err)
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            log.warning("cache entry %s skipped: not a regular file", path.name)
+            warn("cache entry %s skipped: not a regular file", path.name)
             return None
         if info.st_uid != os.getuid():
-            log.warning("cache entry %s skipped: it belongs to another user", path.name)
+            warn("cache entry %s skipped: it belongs to another user", path.name)
             return None
         if info.st_size > limit:
-            log.warning("cache entry %s skipped: larger than %d bytes", path.name, limit)
+            warn("cache entry %s skipped: larger than %d bytes", path.name, limit)
             return None
         chunks = []
         while True:
@@ -90,7 +112,7 @@ def _read_private(path: Path, limit: int) -> bytes | None:
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as err:
-        log.warning("cache entry %s skipped: %s", path.name, err.strerror or err)
+        warn("cache entry %s skipped: %s", path.name, err.strerror or err)
         return None
     finally:
         os.close(fd)
@@ -113,16 +135,17 @@ class Cache:
             return None
         tag, payload = data[:TAG_BYTES], data[TAG_BYTES:]
         if len(tag) != TAG_BYTES or not hmac.compare_digest(tag, self._tag(name, payload)):
-            log.warning("cache entry %s skipped: it was not written by this user's cardsmith", name)
+            warn("cache entry %s skipped: it was not written by this user's cardsmith", name)
             return None
         return payload
 
     def write(self, name: str, payload: bytes) -> None:
         """Store a payload atomically; a failure only loses the cache."""
+        import tempfile  # here: only a write needs it
         try:
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".part")
         except OSError as err:
-            log.warning("cache entry %s not written: %s", name, err.strerror or err)
+            warn("cache entry %s not written: %s", name, err.strerror or err)
             return
         try:
             with os.fdopen(fd, "wb") as out:
@@ -130,7 +153,7 @@ class Cache:
                 out.write(payload)
             os.replace(tmp, self.folder / name)
         except OSError as err:
-            log.warning("cache entry %s not written: %s", name, err.strerror or err)
+            warn("cache entry %s not written: %s", name, err.strerror or err)
             try:
                 os.unlink(tmp)
             except OSError:
@@ -142,6 +165,7 @@ def _load_key(folder: Path) -> bytes | None:
     path = folder / KEY_FILE
     data = _read_private(path, KEY_BYTES)
     if data is None and not path.exists() and not path.is_symlink():
+        import secrets  # here: only a new key needs it
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
             with os.fdopen(fd, "wb") as out:
@@ -149,14 +173,14 @@ def _load_key(folder: Path) -> bytes | None:
         except FileExistsError:
             pass  # another process made it first
         except OSError as err:
-            log.warning("cache disabled: cannot create its key (%s)", err.strerror or err)
+            warn("cache disabled: cannot create its key (%s)", err.strerror or err, once=True)
             return None
         data = _read_private(path, KEY_BYTES)
     if data is None or len(data) != KEY_BYTES:
-        log.warning("cache disabled: its key file %s is damaged or not this user's", path)
+        warn("cache disabled: its key file %s is damaged or not this user's", path, once=True)
         return None
     if os.stat(path, follow_symlinks=False).st_mode & 0o077:
-        log.warning("cache disabled: its key file %s can be read by other users", path)
+        warn("cache disabled: its key file %s can be read by other users", path, once=True)
         return None
     return data
 

@@ -11,23 +11,20 @@ from __future__ import annotations
 import gc
 import hashlib
 import importlib.util
-import logging
 import marshal
 import os
-import re
 import stat
 import sys
 import types
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import span as s
-from .cache import Cache, open_cache
+from .cache import Cache, open_cache, warn
 from .diagnostics import Diagnostic
-from .library import grammar_text, library_root
+from .library import grammar_text, library_root, package_folder
 from .limits import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -35,8 +32,6 @@ if TYPE_CHECKING:
     from .checked import Checked
 
 SOURCE_SUFFIX = ".csm"
-_USE = re.compile(r"^use ([^\n]*)", re.MULTILINE)
-log = logging.getLogger("cardsmith.cache")
 
 
 @dataclass
@@ -81,8 +76,10 @@ def _compiler_fingerprint() -> bytes:
     h = hashlib.sha256()
     parts = [importlib.util.MAGIC_NUMBER, sys.version.encode(), _lark_release(), grammar_text().encode()]
     for package in ("cardsmith.compiler", "cardsmith.runtime"):
-        for path in sorted(Path(str(resources.files(package))).glob("*.py")):
-            parts += [path.name.encode(), path.read_bytes()]
+        folder = package_folder(package)
+        for name in sorted(n for n in os.listdir(folder) if n.endswith(".py")):  # listdir: glob costs more
+            with open(folder / name, "rb") as module:
+                parts += [name.encode(), module.read()]
     for part in parts:
         h.update(len(part).to_bytes(8, "big") + part)
     return h.digest()
@@ -212,7 +209,7 @@ def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
             raise TypeError("unexpected entry layout")
         return _exec(code, SourceMap(lines, decls))
     except Exception as err:  # noqa: BLE001 - a bad entry of any kind is rebuilt, never fatal
-        log.warning("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
+        warn("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
         return None
 
 
@@ -230,10 +227,12 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
     A file that starts with `use GAME` is checked together with that bundled game."""
     collected: list[Path] = []
     diags: list[Diagnostic] = []
+    joined: set[str] = set()  # the bundled games whose files are in already (each read once)
     for arg in paths:
         p = Path(arg)
         if not p.exists() and arg in bundled_games():
             collected.extend(game_files(arg))
+            joined.add(arg)
         elif p.is_dir():
             found = sorted(p.rglob(f"*{SOURCE_SUFFIX}"))
             if not found:
@@ -248,7 +247,7 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
     sources, read_diags = read_sources(collected)
     diags.extend(read_diags)
     sources = _once_each(sources)
-    joined: set[str] = set()  # the bundled games whose files are in already (each read once)
+    named_games = set(joined)
     for path, text in list(sources.items()):
         game = _used_game(text)
         if game is None or game in joined:
@@ -262,7 +261,7 @@ def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
         library, more = read_sources(game_files(game))
         diags.extend(more)
         sources = {**library, **sources}  # the game's own files first, then the designer's
-    return _once_each(sources), diags
+    return (_once_each(sources) if joined != named_games else sources), diags  # in order again if a game was added
 
 
 def resolve_game(target: str, extra: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:
@@ -290,13 +289,25 @@ def _once_each(sources: dict[str, str]) -> dict[str, str]:
     files in the library's order, then the others by path. The order of the files is the
     order of the declarations, and so of the cards."""
     named: dict[str, str] = {}
+    folders: dict[str, str] = {}  # each folder's real path, resolved once
     for path in sources:
-        real = os.path.realpath(path)
+        real = _real_path(path, folders)
         if real not in named or os.path.isabs(named[real]) and not os.path.isabs(path):
             named[real] = path
     root = os.path.realpath(library_root()) + os.sep
-    order = sorted(named, key=lambda real: (not real.startswith(root), Path(real).parts))
+    order = sorted(named, key=lambda real: (not real.startswith(root), real.split(os.sep)))
     return {named[real]: sources[named[real]] for real in order}
+
+
+def _real_path(path: str, folders: dict[str, str]) -> str:
+    """`os.path.realpath(path)`, resolving each folder once (`folders` remembers them): a file that
+    is not itself a link is its real folder joined with its name."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    if folder not in folders:
+        folders[folder] = os.path.realpath(folder)
+    return os.path.join(folders[folder], name)
 
 
 def _use_line(text: str) -> int:
@@ -304,9 +315,14 @@ def _use_line(text: str) -> int:
 
 
 def _used_game(text: str) -> str | None:
-    """The game a file adds to: its first unindented `use GAME` line (lines end at \\n only)."""
-    found = _USE.search(text)
-    return found.group(1).split("#")[0].strip() if found else None
+    """The game a file adds to: its first unindented `use GAME` line (lines end at \\n only).
+    Found with `str.find`: a multi-line pattern searched over a whole library is slower."""
+    at = 0 if text.startswith("use ") else text.find("\nuse ") + 1
+    if at == 0 and not text.startswith("use "):
+        return None
+    end = text.find("\n", at)
+    line = text[at + 4:] if end < 0 else text[at + 4:end]
+    return line.split("#")[0].strip()
 
 
 def build_target(target: str, extra: list[str], use_cache: bool = True, need_model: bool = False) -> BuildResult:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import logging
 import marshal
 import re
 import sys
@@ -32,13 +31,10 @@ from lark.lexer import TerminalDef
 from ..runtime.limits import MAX_NUMBER
 from . import syntax as s
 from .build import Builder, BuildError
-from .cache import open_cache
+from .cache import open_cache, warn
 from .diagnostics import Diagnostic
 from .library import grammar_text
 from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
-
-log = logging.getLogger("cardsmith.cache")
-
 
 FULLWIDTH = {
     "：": ":", "，": ",", "（": "(", "）": ")", "＝": "=", "＋": "+", "－": "-", "＜": "<",
@@ -77,7 +73,7 @@ def parser(strict: bool = False) -> Lark:
             try:
                 return Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter())
             except Exception as err:  # noqa: BLE001 - a bad entry is rebuilt, never fatal
-                log.warning("cache entry %s skipped and rebuilt: %s", entry, type(err).__name__)
+                warn("cache entry %s skipped and rebuilt: %s", entry, type(err).__name__)
     built = _build_parser(strict=False)
     if cache is not None:
         data, memo = built.memo_serialize([TerminalDef, Rule])

@@ -12,15 +12,12 @@ trust as the cached compiled code beside it)."""
 from __future__ import annotations
 
 import hashlib
-import logging
 import pickle
 
 from . import syntax as s
-from .cache import Cache
+from .cache import Cache, warn
 from .diagnostics import Diagnostic
 from .parse import Chunks, parse_source
-
-log = logging.getLogger("cardsmith.cache")
 
 Parsed = tuple[s.SourceFile, list[Diagnostic]]
 _MEMORY: dict[str, Parsed] = {}  # key -> parsed file, for this process
@@ -68,5 +65,5 @@ def _read(cache: Cache, entry: str) -> Parsed | None:
             raise TypeError("unexpected entry layout")
         return parsed
     except Exception as err:  # noqa: BLE001 - a bad entry of any kind is parsed again, never fatal
-        log.warning("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
+        warn("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
         return None

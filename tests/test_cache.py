@@ -233,3 +233,29 @@ def test_a_damaged_syntax_entry_is_parsed_again(folder: Path, caplog: pytest.Log
     with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
         assert build_sources(SOURCES).ok
     assert "not written by this user's cardsmith" in caplog.text
+
+
+def test_the_command_line_shows_a_cache_warning_on_stderr(folder: Path) -> None:
+    """The command line sets up its `warning: …` lines only when the first warning comes (a run
+    with nothing to say does not import `logging`); the warning reaches stderr, once however often
+    the cache is opened."""
+    import subprocess
+    import sys
+    folder.mkdir(mode=0o700)
+    os.chmod(folder, 0o777)
+    done = subprocess.run([sys.executable, "-m", "cardsmith", "check", "eatpaint"], capture_output=True, text=True,
+                          env={**os.environ, "CARDSMITH_CACHE": str(folder)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [f"warning: cache disabled: {folder} can be written by other users (chmod 700 it)"]
+
+
+def test_a_quiet_check_does_not_import_logging(folder: Path) -> None:
+    import subprocess
+    import sys
+    probe = "import sys; from cardsmith.cli import main; main(['check', 'eatpaint'], standalone_mode=False); " \
+            "print('logging' in sys.modules)"
+    for _ in range(2):  # the first run fills the cache, the second reads it
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              env={**os.environ, "CARDSMITH_CACHE": str(folder)}, check=False)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "False"

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardsmith.cli import main
 from cardsmith.compiler.langref import language_reference
-from cardsmith.compiler.load import _cache_key, build_target, game_files, resolve_game
+from cardsmith.compiler.load import _cache_key, _used_game, build_target, game_files, resolve_game
 from cardsmith.runtime.table import legal_picks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,3 +199,12 @@ def test_a_designers_attack_of_the_wrong_shape_is_a_located_error(tmp_path: Path
     assert result.exit_code == 1
     located = re.findall(r"kagero\.csm:(\d+):(\d+): error\[E110\]: attack_by: (\w+) must be", result.output)
     assert located == [("11", "30", "dmg"), ("12", "25", "rng"), ("13", "30", "dmg")]
+
+
+@given(st.lists(st.sampled_from(["use sakura", "use  ccs # a comment", "  use eatpaint", "use", "usesakura", "use \r",
+                                 "# use sakura", "", "card a:", "use eatpaint\r", "x use sakura"]), max_size=6))
+def test_the_used_game_is_the_first_unindented_use_line(lines: list[str]) -> None:
+    """`_used_game` finds what a multi-line `^use (.*)` finds: the first line that starts `use `."""
+    text = "\n".join(lines)
+    found = re.search(r"^use ([^\n]*)", text, re.MULTILINE)
+    assert _used_game(text) == (found.group(1).split("#")[0].strip() if found else None)
