@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,24 @@ pytest_plugins = ["tests.browser"]
 @pytest.fixture(scope="session")
 def sakura() -> BuildResult:
     return built("sakura")
+
+
+@pytest.fixture(scope="session")
+def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The HTML reference of a bundled game (`write_site`), written once per test process for
+    every module that reads it (test_site.py and test_site_browser.py); nobody writes into it."""
+    from cardsmith.compiler.site import write_site
+    written: dict[str, Path] = {}
+
+    def site(game: str) -> Path:
+        if game not in written:
+            out = tmp_path_factory.mktemp(f"site-{game}")
+            checked = built(game).checked
+            assert checked is not None
+            write_site(checked, out)
+            written[game] = out
+        return written[game]
+    return site
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import os
 from functools import cache
 
+from cardsmith.compiler.card_text import TextBook
 from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.diagnostics import Diagnostic
 from cardsmith.compiler.load import BuildResult, build_game, build_sources
+from cardsmith.compiler.reference import render_markdown
+from cardsmith.compiler.rulebook import Rulebook, rulebook, text_book
+from cardsmith.compiler.vocabulary import vocabulary
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.rules import RuleSet
 from cardsmith.runtime.session import GameResult, new_game, play
@@ -91,6 +95,32 @@ class Bundled:
     def checked(self) -> Checked:
         assert self.result.checked is not None
         return self.result.checked
+
+
+def languages(game: str) -> tuple[str, ...]:
+    """The languages of a bundled game's editions, its own first."""
+    return vocabulary(Bundled(game).checked).languages
+
+
+@cache
+def edition(game: str, language: str | None = None) -> Rulebook:
+    """One edition of a bundled game's reference (its own language by default), built once per
+    test process: a Sakura edition takes seconds, and many tests read the same ones. The
+    editions of a game share one TextBook, as the site's do."""
+    if language is None:
+        return edition(game, languages(game)[0])
+    return rulebook(Bundled(game).checked, language, book=_text_book(game))
+
+
+@cache
+def _text_book(game: str) -> TextBook:
+    return text_book(Bundled(game).checked)
+
+
+@cache
+def reference_markdown(game: str, language: str | None = None) -> str:
+    """One edition of a bundled game's reference as Markdown (`cardsmith ref`'s output)."""
+    return render_markdown(edition(game, language))
 
 
 def build_text(text: str, path: str = "test.csm", with_mini: bool = True) -> BuildResult:

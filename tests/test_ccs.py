@@ -16,12 +16,17 @@ import pytest
 from click.testing import CliRunner
 
 from cardsmith.cli import main
-from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.agents import ActiveAgent, ChoiceRequest
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.log import lines_for
 from cardsmith.runtime.session import agent_seed, new_game, play
-from tests.helpers import RANDOM_GAMES, Bundled, assert_replays_exactly, play_to_the_end
+from tests.helpers import (
+    RANDOM_GAMES,
+    Bundled,
+    assert_replays_exactly,
+    play_to_the_end,
+    reference_markdown,
+)
 
 CCS = Bundled("ccs")
 GAMES = RANDOM_GAMES
@@ -149,7 +154,7 @@ def test_invented_cards_are_marked() -> None:
         else:
             assert props.get("invented"), f"{ident}: the seed does not state this card: mark it invented"
             invented.append(ident)
-    reference = render_reference(CCS.checked, "en")
+    reference = reference_markdown("ccs", "en")
     assert reference.count("*(invented)*") == len(invented)
     decisions = reference.split("## Decisions where the sources are unclear", 1)[1]
     for ident in invented:
@@ -226,7 +231,7 @@ def test_options_that_decline_are_passive() -> None:
 
 
 def test_reference_follows_the_seed_numbering() -> None:
-    reference = render_reference(CCS.checked, "en")
+    reference = reference_markdown("ccs", "en")
     for section in ["1", "2", "3", "4", "5", "7", "8", "9", "10", "11", "12", "13", "15", "19", "20", "21"] \
             + [f"6-{i}" for i in range(1, 7)] + ["14-1", "14-2", "16-1", "16-2", "16-3", "17-1", "17-2", "17-3",
                                                  "18-1", "18-2", "18-2-1", "18-2-2", "18-2-3", "18-2-4"] \
@@ -236,7 +241,7 @@ def test_reference_follows_the_seed_numbering() -> None:
     assert "## Decisions where the sources are unclear" in reference
     for name in ("Eriol: 7 HP, 10 MP", "Touya: 9 HP, 3 MP", "Fujitaka: 10 HP, 10 MP"):
         assert name in reference
-    chinese = render_reference(CCS.checked, "zh")
+    chinese = reference_markdown("ccs", "zh")
     assert "(no description)" not in chinese
     for name in ("艾利欧：7体力，10魔力", "桃矢：9体力，3魔力", "藤隆：10体力，10魔力"):
         assert name in chinese
@@ -247,7 +252,7 @@ def test_the_element_cycle_is_a_rule_of_its_own() -> None:
     for lang, heading, prose in (("zh", "### 17-3 属性克制", "风克地，地克水，水克火，火克风"),
                                  ("en", "### 17-3 The element cycle",
                                   "wind beats earth, earth beats water, water beats fire, fire beats wind")):
-        reference = render_reference(CCS.checked, lang)
+        reference = reference_markdown("ccs", lang)
         assert heading in reference, lang
         section = reference.split(heading, 1)[1].split("\n## ", 1)[0]
         assert prose in section, lang

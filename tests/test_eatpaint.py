@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 import time
 
-from cardsmith.compiler.reference import render_reference
 from cardsmith.runtime.game import Game
 from cardsmith.runtime.session import new_game
-from tests.helpers import RANDOM_GAMES, Bundled, assert_replays_exactly, play_to_the_end
+from tests.helpers import (
+    RANDOM_GAMES,
+    Bundled,
+    assert_replays_exactly,
+    play_to_the_end,
+    reference_markdown,
+)
 
 EATPAINT = Bundled("eatpaint")
 GAMES = RANDOM_GAMES
@@ -124,12 +129,12 @@ def test_invented_cards_are_marked() -> None:
         elif has_effect or props.get("category") in ("work", "attack", "trap", "plan", "effect", "method", "frame"):
             assert props.get("invented"), f"{ident} has an effect the seed does not state: mark it invented"
         assert props.get("text"), f"{ident} has no text"
-    reference = render_reference(EATPAINT.checked, "en")
+    reference = reference_markdown("eatpaint", "en")
     assert reference.count("*(invented)*") == sum(1 for p in EATPAINT.checked.card_props.values() if p.get("invented"))
 
 
 def test_reference_follows_the_seed_numbering() -> None:
-    reference = render_reference(EATPAINT.checked, "en")
+    reference = reference_markdown("eatpaint", "en")
     for number in ("1-1", "1-2", "1-3", "2", "3-1", "3-2", "3-3", "3-4", "5-5", "6-3"):
         assert re.search(rf"^#+ {re.escape(number)} ", reference, re.MULTILINE), number
     assert "## Decisions where the sources are unclear" in reference

@@ -14,13 +14,12 @@ from cardsmith.compiler.decisions import decisions
 from cardsmith.compiler.load import BuildResult, bundled_games
 from cardsmith.compiler.reference import render_reference
 from cardsmith.compiler.rulebook import rulebook
-from tests.helpers import built
+from tests.helpers import edition, languages, reference_markdown
 
 
 @pytest.fixture(scope="module")
-def en(sakura: BuildResult) -> str:
-    assert sakura.checked is not None
-    return render_reference(sakura.checked, "en")
+def en() -> str:
+    return reference_markdown("sakura", "en")
 
 
 def test_core_rules_keep_their_numbers_and_steps_are_numbered_after_them(en: str) -> None:
@@ -42,7 +41,7 @@ def test_an_addendum_has_its_own_chapter_with_its_own_numbers_and_shows_under_th
 
 def test_decisions_stand_under_the_rule_they_decide(sakura: BuildResult) -> None:
     assert sakura.checked is not None
-    book = rulebook(sakura.checked, "en")
+    book = edition("sakura", "en")
     placed = [d for ch in book.chapters for r in _all(ch.rules) for d in r.decisions]
     tied = [d.text_in("en", "zh") for d in decisions(sakura.checked.symbols) if d.procedure is not None]
     assert tied and all(text in placed for text in tied)
@@ -53,13 +52,13 @@ def test_decisions_stand_under_the_rule_they_decide(sakura: BuildResult) -> None
     lamp = next(c for g in book.groups for c in g.cards if "灯" in [n for _, n in c.names])
     assert any(d.startswith("灯:") for d in lamp.decisions)
     # the Chinese edition shows them in Chinese
-    zh = rulebook(sakura.checked, "zh")
+    zh = edition("sakura", "zh")
     assert any(d.startswith("5-3：") for ch in zh.chapters if ch.number == "§5" for r in _all(ch.rules) for d in r.decisions)
 
 
 def test_every_card_but_fixtures_is_in_the_gallery_with_its_numbers(sakura: BuildResult, en: str) -> None:
     assert sakura.checked is not None
-    book = rulebook(sakura.checked, "en")
+    book = edition("sakura", "en")
     shown = {c.name for g in book.groups for c in g.cards}
     props = sakura.checked.card_props
     fixtures = [n for n in props if props[n].get("fixture")]
@@ -71,10 +70,8 @@ def test_every_card_but_fixtures_is_in_the_gallery_with_its_numbers(sakura: Buil
 
 @pytest.mark.parametrize("game", bundled_games())
 def test_every_link_of_every_edition_resolves(game: str) -> None:
-    checked = built(game).checked
-    assert checked is not None
-    for language in rulebook(checked).languages:
-        text = render_reference(checked, language)
+    for language in languages(game):
+        text = reference_markdown(game, language)
         anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
         targets = set(re.findall(r"\]\(#([^)]+)\)", text))
         assert targets and not targets - anchors, (language, sorted(targets - anchors)[:5])
@@ -105,7 +102,7 @@ def test_every_public_ruling_is_a_worked_example_under_the_core_rule_it_rules_on
     """A judge answers the public rulings (../shared/rules/rulings.md) from the reference: each
     ruling's scenario stands as an example under the numbered core rule it concerns."""
     assert sakura.checked is not None
-    book = rulebook(sakura.checked, "en")
+    book = edition("sakura", "en")
     placed = {e.title.split()[0] for ch in book.chapters if ch.key.startswith("ch")
               for r in _all(ch.rules) if r.number for e in r.examples}
     rulings = {(s.labels.default or "").split()[0] for name, s in sakura.checked.symbols.scenarios.items()
@@ -170,10 +167,8 @@ def test_every_glossary_term_is_defined_in_the_editions_words(game: str) -> None
     """Zones, counters, timings, tokens and printed keywords are defined from their declarations
     (whose, what a zone holds and how much, who sees it, a counter's values and start, the marker
     a timing prints under) in each edition's language."""
-    checked = built(game).checked
-    assert checked is not None
-    for language in rulebook(checked).languages:
-        book = rulebook(checked, language)
+    for language in languages(game):
+        book = edition(game, language)
         kinds = {book.words.zone, book.words.counter, book.words.timing, book.words.token}
         undefined = [t.label for t in book.glossary if t.kind in kinds and not t.definition]
         assert not undefined, (language, undefined[:10])
@@ -181,8 +176,8 @@ def test_every_glossary_term_is_defined_in_the_editions_words(game: str) -> None
 
 def test_a_counter_and_a_zone_are_defined_by_what_their_declarations_say(sakura: BuildResult) -> None:
     assert sakura.checked is not None
-    zh = {t.label: t.definition for t in rulebook(sakura.checked, "zh").glossary}
-    en = {t.label: t.definition for t in rulebook(sakura.checked, "en").glossary}
+    zh = {t.label: t.definition for t in edition("sakura", "zh").glossary}
+    en = {t.label: t.definition for t in edition("sakura", "en").glossary}
     assert zh["价格"] == "每位玩家各有一个；取值1到4；初始为2"
     # what addenda add to the aura (コルヌ's freeze tokens, 志水's lacerations) is held there too
     assert en["Aura"] == "each player has one; holds sakura crystal, Freeze token, Laceration; at most 5; seen by everyone"

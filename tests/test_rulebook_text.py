@@ -18,7 +18,7 @@ from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.library import library_root
 from cardsmith.compiler.load import bundled_games
 from cardsmith.compiler.rulebook import Rule, Rulebook, rulebook
-from tests.helpers import build_text, built
+from tests.helpers import build_text, built, edition, languages
 
 ENGINE = {
     "identifier": re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*_[a-z0-9_]+"),
@@ -96,8 +96,8 @@ def engine_words(book: Rulebook, checked: Checked | None = None) -> dict[str, li
 def test_no_engine_names_in_any_edition(game: str) -> None:
     checked = built(game).checked
     assert checked is not None
-    for language in rulebook(checked).languages:
-        found = engine_words(rulebook(checked, language), checked)
+    for language in languages(game):
+        found = engine_words(edition(game, language), checked)
         assert not found, (language, {k: (len(v), v[:6]) for k, v in found.items()})
 
 
@@ -132,9 +132,9 @@ def test_the_gallery_names_card_kinds_in_each_edition(game: str) -> None:
     stand for itself in that edition only."""
     checked = built(game).checked
     assert checked is not None
-    own = rulebook(checked).language
+    own = languages(game)[0]
     folders = template_folders(checked, library_root())
-    for language in rulebook(checked).languages:
+    for language in languages(game):
         templates = load_templates(folders, language)
         used = {str(w) for props in checked.card_props.values() for n in checked.symbols.fields
                 if checked.symbols.fields[n].type in ("enum", "set") and props.get(n)

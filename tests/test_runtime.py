@@ -20,7 +20,7 @@ from tests.helpers import build_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = [*sorted((ROOT / "runtime").glob("*.py")), *sorted((ROOT / "compiler").glob("*.py")),
-          *sorted(p for p in (ROOT / "compiler" / "templates").rglob("*") if p.is_file()), *sorted((ROOT / "cardsmith").rglob("*.py")),
+          *sorted(p for p in (ROOT / "compiler" / "templates").rglob("*") if p.is_file() and "__pycache__" not in p.parts), *sorted((ROOT / "cardsmith").rglob("*.py")),
           *sorted((ROOT / "cardsmith" / "templates").glob("*.j2"))]
 GAME_WORDS = ["aura", "flare", "dust", "sakura", "crystal", "vigor", "goddess", "megami", "mastery",
               "yurina", "saine", "himika", "tokoyo", "akina", "shisui", "laceration", "reshuffle",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from click.testing import CliRunner
 from cardsmith.cli import main
 from cardsmith.compiler.load import bundled_games
 from cardsmith.compiler.site import write_site
-from tests.helpers import build_text, built
+from tests.helpers import build_text
 
 
 class _Page(HTMLParser):
@@ -47,13 +48,9 @@ def pages_of(root: Path) -> dict[Path, _Page]:
     return pages
 
 
-@pytest.fixture(scope="module", params=bundled_games())
-def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp(f"site-{request.param}")
-    checked = built(request.param).checked
-    assert checked is not None
-    write_site(checked, out)
-    return out
+@pytest.fixture(params=bundled_games())
+def site(request: pytest.FixtureRequest, bundled_site: Callable[[str], Path]) -> Path:
+    return bundled_site(request.param)
 
 
 def test_every_internal_link_and_script_resolves(site: Path) -> None:

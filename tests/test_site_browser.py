@@ -5,38 +5,31 @@ in the other language; screenshots of the main pages go to out/test-artifacts/."
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cardsmith.compiler.load import bundled_games
-from cardsmith.compiler.rulebook import CardEntry, rulebook
-from cardsmith.compiler.site import write_site
+from cardsmith.compiler.rulebook import CardEntry
 from cardsmith.compiler.vocabulary import vocabulary
 from tests.browser import Watched
 from tests.helpers import built
+from tests.helpers import edition as edition_of
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "out" / "test-artifacts"
 CARDS_SEARCHED = 6  # cards per edition looked up by every one of their names
 
 
-@pytest.fixture(scope="module", params=bundled_games())
-def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
-    out = tmp_path_factory.mktemp(f"site-{request.param}")
-    checked = built(request.param).checked
-    assert checked is not None
-    write_site(checked, out)
-    return request.param, out
+@pytest.fixture(params=bundled_games())
+def site(request: pytest.FixtureRequest, bundled_site: Callable[[str], Path]) -> tuple[str, Path]:
+    return request.param, bundled_site(request.param)
 
 
-@cache
 def _cards(game: str, language: str) -> list[CardEntry]:
-    """The cards of one edition's gallery (each edition's book built once for the module)."""
-    checked = built(game).checked
-    assert checked is not None
-    return [c for g in rulebook(checked, language).groups for c in g.cards]
+    """The cards of one edition's gallery."""
+    return [c for g in edition_of(game, language).groups for c in g.cards]
 
 
 def _editions(out: Path) -> list[Path]:
