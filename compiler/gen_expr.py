@@ -105,6 +105,8 @@ class ExprGen(Visitor[str]):
         if e.op in ("+", "-"):
             if lt is Type.INT and rt is Type.INT:
                 return f"({left} {e.op} {right})"
+            if e.op == "+" and lt is Type.LIST and rt is Type.LIST:
+                return f"rt.concat({left}, {right})"
             return f"rt.{'add' if e.op == '+' else 'sub'}({left}, {right})"
         if e.op in ("==", "!="):
             if "None" in (left, right):

@@ -52,7 +52,7 @@ class StmtGen(Visitor[None]):
     def bounded(self, node: s.Node, code: str) -> str:
         """`code` checked against the number bound when `node` does arithmetic that can
         grow (a sum or product); other values cannot grow past what they were built from."""
-        return f"rt.num({code})" if _grows(node) else code
+        return f"rt.num({code})" if _grows(node) and self.c.type_of(node) is not Type.LIST else code
 
     # ---- assignments ----
 
@@ -67,6 +67,9 @@ class StmtGen(Visitor[None]):
         current, value = self.expr(st.target), self.expr(st.value)
         if self.c.type_of(st.target) is Type.INT and self.c.type_of(st.value) is Type.INT:  # plain arithmetic
             self.assign(st.target, f"rt.num({current} {st.op[0]} {value})", st.span)
+            return
+        if st.op == "+=" and self.c.type_of(st.target) is Type.LIST and self.c.type_of(st.value) is Type.LIST:
+            self.assign(st.target, f"rt.concat({current}, {value})", st.span)  # a list: no number to bound
             return
         fn = "rt.add" if st.op == "+=" else "rt.sub"
         self.assign(st.target, f"rt.num({fn}({current}, {value}))", st.span)

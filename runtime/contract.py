@@ -17,6 +17,7 @@ from .ops import (
     add,
     at,
     card_of,
+    concat,
     counted,
     expect,
     expect_offered,
@@ -57,7 +58,7 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
     "Reads", "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
-    "add", "at", "card_of", "counted", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
+    "add", "at", "card_of", "concat", "counted", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
     "sub", "tick", "GameOver",
     *BUILTIN_FUNCTIONS,
 ]

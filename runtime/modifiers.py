@@ -69,6 +69,8 @@ class Modifiers:
     def write(self, obj: Obj, name: str, value: Any) -> None:
         check_number(value)
         before = obj.fields.get(name)
+        if before is value and name in obj.fields:
+            return  # the very value it holds (a card restored to what it already shows): nothing changes
         obj.own_fields()[name] = value
         if self.logging and name in self.rules.logged_fields and before != value:
             self.recorder.field(obj, self.rules.logged_fields[name], before, value)

@@ -55,8 +55,11 @@ def test_a_value_that_grows_is_stopped() -> None:
     assert "a number grew beyond" in error
 
 
-def test_lists_that_double_are_stopped() -> None:
-    error = _error("let l = [1]\nwhile true:\n    l = l + l")
+@pytest.mark.parametrize("grow", ["l = l + l", "l += l", "l = [] + l + l"])
+def test_lists_that_double_are_stopped(grow: str) -> None:
+    """Lists joined with `+` (generated as `rt.concat`, since both sides are known lists) are
+    bounded like any list."""
+    error = _error(f"let l = [1]\nwhile true:\n    {grow}")
     assert "a list grew beyond" in error and "runaway.csm:" in error
 
 

@@ -406,6 +406,22 @@ def test_changes_of_a_logged_field_are_logged() -> None:
     assert lines_for(g.lines, None) == ["chip 疲惫: False → True"]  # written twice, changed once
 
 
+def test_writing_the_value_a_field_holds_changes_nothing() -> None:
+    """A card's own fields are copied from its definition's at the first write that changes
+    one; writing the very value a field holds (a card restored to what it shows) copies nothing
+    and logs nothing, and a change after it is written and logged as before."""
+    result = build_text('field shown "显示": int, logged\n\ncard plain "白板":\n    note "a card"\n')
+    assert result.ok and result.rules is not None, [str(d) for d in result.diagnostics]
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    card = g.new_card("plain", g.players[0], g.players[0].zones[[z.name for z in result.rules.zones].index("hand")])
+    starting = card.fields
+    g.write(card, "power", card.fields["power"])
+    assert card.shared and card.fields is starting and g.lines == []
+    g.write(card, "shown", 3)
+    assert not card.shared and card.fields["shown"] == 3 and starting.get("shown") != 3
+    assert lines_for(g.lines, None) == ["白板 显示: None → 3"]
+
+
 LANGUAGE_GAME = '''game words "词":
     players 2
     start main
