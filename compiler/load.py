@@ -317,8 +317,11 @@ def _use_line(text: str) -> int:
 def _used_game(text: str) -> str | None:
     """The game a file adds to: its first unindented `use GAME` line (lines end at \\n only).
     Found with `str.find`: a multi-line pattern searched over a whole library is slower."""
-    at = 0 if text.startswith("use ") else text.find("\nuse ") + 1
-    if at == 0 and not text.startswith("use "):
+    if text.startswith("use "):
+        at = 0
+    elif (before := text.find("\nuse ")) >= 0:
+        at = before + 1
+    else:
         return None
     end = text.find("\n", at)
     line = text[at + 4:] if end < 0 else text[at + 4:end]
