@@ -37,7 +37,8 @@ PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
 
 # built-ins whose implementation is Python's own function of the same name (checked by a test)
 PYTHON_SAME = frozenset({"max", "min", "abs"})
-FRESH_LISTS = frozenset({BuiltinRef("cards")})  # built-ins that return a new list at every call
+# built-ins that return a new list at every call
+FRESH_LISTS = frozenset(BuiltinRef(name) for name in ("cards", "players", "others", "characters", "card_ids"))
 
 
 class ExprGen(Visitor[str]):
@@ -92,6 +93,8 @@ class ExprGen(Visitor[str]):
             return code
         if isinstance(e, s.Call) and self.c.ref(e) in FRESH_LISTS:
             return code
+        if isinstance(e, s.BinOp) and e.op == "+" and self.c.type_of(e.left) is self.c.type_of(e.right) is Type.LIST:
+            return code  # two lists joined by `rt.concat`: a list of its own
         return f"list({code})"
 
     # ---- operators ----
@@ -187,13 +190,14 @@ class ExprGen(Visitor[str]):
         return f"{obj}.{name}"
 
     def counter_read(self, player: str, name: str) -> str:
-        """A player's counter (`None`: a shared one); read directly while no modifier is in force."""
+        """A player's counter (`None`: a shared one); read directly while no modifier of it is in
+        force (modifiers are kept by the name of what they change)."""
         info = self.sym.counters[name]
         read = f"g.get({player}, {info.index})"
-        if player == "None":
-            read = f"(g.counters[{info.index}] if not g.mods else {read})"
-        elif SIMPLE.match(player):
-            read = f"({player}.counters[{info.index}] if not g.mods else {read})"
+        if player == "None" or SIMPLE.match(player):
+            holder = "g" if player == "None" else player
+            unmodified = f"not g.mods or {self.out.const(name)} not in g.mods"
+            read = f"({holder}.counters[{info.index}] if {unmodified} else {read})"
         if info.absent is not None and info.addendum is not None:
             chars = self.addendum_chars.get(info.addendum, ())
             return f"({read} if rt.hosts({player}, {self.out.const(chars)}) else {info.absent!r})"
@@ -217,6 +221,8 @@ class ExprGen(Visitor[str]):
                 if name in PYTHON_SAME:  # the built-in is exactly Python's: call it directly
                     return f"{name}({', '.join(args)})"
                 fast = self.count_inline(e, args) if name == "count" else None
+                if name == "cards" and isinstance(self.c.resolution.get(e.args[0]), ZoneRef):
+                    fast = f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
                 return fast or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
             case _:
                 raise AssertionError(f"{ref} is not a call")

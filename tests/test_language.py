@@ -603,3 +603,26 @@ def test_built_ins_generated_as_pythons_own_are_the_same_functions() -> None:
         for args in ((3, -4), (-4, 3), (0, 0)) if name != "abs" else ((-3,), (0,), (5,)):
             assert BUILTINS[name].fn(None, *args) == getattr(builtins, name)(*args), name
     assert run("return [max(2, 5), min(2, 5), abs(-3)]")[0] == [5, 2, 3]
+
+
+def test_a_counter_read_applies_its_own_modifiers_and_no_others() -> None:
+    """A counter is read directly while no modifier of it is in force, even with modifiers of
+    other counters and fields in force (generated code tests for the counter's own name)."""
+    body = ("let c = new_card(coin, p, pile)\nmodify c.power by 3\np.score = 1\nturn = 4\n"
+            "let before = [p.score, turn]\nmodify p.score by 2\n"
+            "return before + [p.score, opponent(p).score, turn, c.power]")
+    value, g = run(body)
+    assert value == [1, 4, 3, 0, 4, 5]
+    assert sorted(g.mods) == ["power", "score"]
+
+
+def test_a_loop_walks_the_items_its_list_held_when_it_began() -> None:
+    """`cards(zone)` and a sum of lists are walked as they were when the loop began, whatever
+    the body moves (they are copies or new lists; nothing is copied twice to get there)."""
+    body = ("for i in [1, 2, 3]:\n    new_card(coin, p, pile)\nlet kept = cards(pile)\nlet walked = 0\n"
+            "for c in cards(pile):\n    put c into p.hand\n    walked += 1\n"
+            "for c in cards(p.hand) + cards(pile):\n    put c into pile\n    walked += 1\n"
+            "for q in players():\n    walked += 10\n"
+            "return [walked, size(kept), count(pile), count(p.hand)]")
+    value, _ = run(body)
+    assert value == [26, 3, 3, 0]
