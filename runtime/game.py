@@ -74,7 +74,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 p.counters.append(start if counter.per_player else None)
         self.supply_flow: dict[Any, int] = {}
         self.mods = {}
-        self.awaited = set()  # events some modifier lasts until (kept once seen)
+        self.awaited = set()  # events some modifier or `once` handler lasts until (kept once seen)
         self.forbids = []
         self.active_addenda = rules.active_addenda(frozenset(c for p in self.players for c in p.picks))
         self._init_triggers(rules, self.active_addenda)

@@ -26,6 +26,7 @@ class Triggers:
     dynamic: dict[str, list[Waiting]]
     listeners: dict[str, list[Callable[..., None]]]  # observers of events (they change nothing)
     mods: dict[str, list[Modifier]]
+    awaited: set[str]
 
     def _init_triggers(self, rules: RuleSet, active_addenda: frozenset[str]) -> None:
         self.handlers = rules.handlers_in(active_addenda)
@@ -62,14 +63,18 @@ class Triggers:
                     keep.append((fn, until))
             if keep:
                 self.dynamic.setdefault(event, [])[:0] = keep
-        if self.mods:
-            for name, mods in list(self.mods.items()):
-                if any(m.until == event for m in mods):
-                    kept = [m for m in mods if m.until != event]
-                    if kept:
-                        self.mods[name] = kept
-                    else:
-                        del self.mods[name]
+        if event in self.awaited:
+            self._end_what_lasts_until(event)
+
+    def _end_what_lasts_until(self, event: str) -> None:
+        """Drop the modifiers and the waiting `once` handlers that last until this event."""
+        for name, mods in list(self.mods.items()):
+            if any(m.until == event for m in mods):
+                kept = [m for m in mods if m.until != event]
+                if kept:
+                    self.mods[name] = kept
+                else:
+                    del self.mods[name]
         for name in list(self.dynamic):
             waiting = self.dynamic[name]
             if any(until == event for _, until in waiting):
@@ -78,6 +83,8 @@ class Triggers:
     def once(self, event: str, fn: Callable[..., bool], until: str | None) -> None:
         """Wait for an event; fn returns True once it has fired (then it is dropped)."""
         self.dynamic.setdefault(event, []).append((fn, until))
+        if until is not None:
+            self.awaited.add(until)  # the engine emits its own events only when awaited or answered
 
     def run(self, obj: Obj, timing: str, default: Any, *args: Any) -> Any:
         """Run a card's block for a timing, if it has one; return its result or the default."""

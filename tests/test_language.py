@@ -626,3 +626,20 @@ def test_a_loop_walks_the_items_its_list_held_when_it_began() -> None:
             "return [walked, size(kept), count(pile), count(p.hand)]")
     value, _ = run(body)
     assert value == [26, 3, 3, 0]
+
+
+def test_a_once_handler_ends_at_its_until_event_when_the_engine_emits_it() -> None:
+    """The engine emits its own move event only when something waits for it: a `once` handler
+    lasting `until` that event counts as waiting, so a move ends it even when nothing else
+    answers the event (it used to stay and fire later)."""
+    text = GAME.replace('    start main\n', '    start main\n    card_moves shifted\n') + (
+        'event shifted(c, source, dest) "移动了"\n'
+        'procedure t(p):\n    once when poke(q) until shifted:\n        p.score += 5\n'
+        '    let c = new_card(coin, p, pile)\n    put c into p.hand\n    emit poke(p)\n    return p.score\n'
+        'procedure u(p):\n    once when poke(q) until shifted:\n        p.score += 5\n'
+        '    emit poke(p)\n    return p.score\n')
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    assert result.rules.procedures["t"](g, g.players[0]) == 0
+    assert result.rules.procedures["u"](g, g.players[1]) == 5  # without a move it fires
