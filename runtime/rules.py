@@ -240,11 +240,19 @@ class RuleSet:
         remembered, since the same few combinations recur game after game."""
         index = self._check_indexes.get((active, present))
         if index is None:
-            live = [(i, c.reads_in(active, present)) for i, c in enumerate(self.checks)
-                    if c.addendum is None or c.addendum in active]
-            index = CheckIndex({spec.name: tuple(i for i, r in live if spec.name in r.zones) for spec in self.zones},
-                               [tuple(i for i, r in live if c.name in r.counters) for c in self.counters],
-                               tuple(i for i, r in live if r.objects))
+            zones: dict[str, list[int]] = {spec.name: [] for spec in self.zones}
+            counters: dict[str, list[int]] = {c.name: [] for c in self.counters}
+            objects: list[int] = []
+            for i, check in enumerate(self.checks):  # in order: each list holds its checks in order
+                if check.addendum is None or check.addendum in active:
+                    reads = check.reads_in(active, present)
+                    for table, names in ((zones, reads.zones), (counters, reads.counters)):
+                        for name in set(names).intersection(table):  # once each, declared names only
+                            table[name].append(i)
+                    if reads.objects:
+                        objects.append(i)
+            index = CheckIndex({name: tuple(found) for name, found in zones.items()},
+                               [tuple(found) for found in counters.values()], tuple(objects))
             self._check_indexes[(active, present)] = index
         return index
 

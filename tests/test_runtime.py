@@ -529,3 +529,20 @@ def test_card_uses_names_an_event_of_two_parameters(line: str, code: str) -> Non
     from tests.helpers import MINI_GAME, build_sources, codes
     text = MINI_GAME.replace("    start play\n", f"    start play\n    {line}\n")
     assert codes(build_sources({"mini.csm": text}, use_cache=False).diagnostics) == [code]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_the_check_index_lists_each_check_once_under_what_it_reads(data: st.DataObject) -> None:
+    """The index of state checks, for any addenda active and any cards present, is the
+    definition: a check under each zone and counter it reads there, in declared order, once."""
+    from tests.helpers import Bundled
+    rules = Bundled("sakura").rules
+    active = frozenset(data.draw(st.sets(st.sampled_from(sorted(rules.addenda)))))
+    present = frozenset(data.draw(st.sets(st.sampled_from(sorted(rules.cards_read())))))
+    index = rules.check_index(active, present)
+    live = [(i, c.reads_in(active, present)) for i, c in enumerate(rules.checks)
+            if c.addendum is None or c.addendum in active]
+    assert index.zones == {z.name: tuple(i for i, r in live if z.name in r.zones) for z in rules.zones}
+    assert index.counters == [tuple(i for i, r in live if c.name in r.counters) for c in rules.counters]
+    assert index.objects == tuple(i for i, r in live if r.objects)
