@@ -208,7 +208,15 @@ class StmtGen(Visitor[None]):
                 self.body(st.orelse)
 
     def visit_For(self, st: s.For) -> None:
-        self.out.emit(f"for {self.out.local(st.var)} in rt.counted(g, {self.expr.listed(st.iterable)}):", st.span)
+        """The items count toward the game's loop limit before the walk (written out, not called:
+        loops over a zone's cards are on the hottest paths)."""
+        items = self.out.new_temp()
+        self.out.emit(f"{items} = {self.expr.listed(st.iterable)}", st.span)
+        self.out.emit(f"g.loops += len({items})")
+        self.out.emit("if g.loops > rt.LOOP_LIMIT:")
+        with self.out.block():
+            self.out.emit("rt.tick(g)  # over the limit: stops the game")
+        self.out.emit(f"for {self.out.local(st.var)} in {items}:")
         with self.out.block():
             self.body(st.body)
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from . import builtins as _functions
 from .errors import GameOver
+from .limits import LOOP_LIMIT
 from .ops import (
     add,
     at,
     card_of,
     concat,
-    counted,
     expect,
     expect_offered,
     expect_winner,
@@ -58,14 +58,14 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
     "Reads", "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
-    "add", "at", "card_of", "concat", "counted", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
-    "sub", "tick", "GameOver",
+    "add", "at", "card_of", "concat", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
+    "sub", "tick", "GameOver", "LOOP_LIMIT",
     *BUILTIN_FUNCTIONS,
 ]
 
 GAME_API = frozenset({
     # state and its changes
-    "zones", "counters", "players", "mods", "active_addenda", "steps", "trace", "get", "set", "read", "write",
+    "zones", "counters", "players", "mods", "active_addenda", "steps", "loops", "trace", "get", "set", "read", "write",
     "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "once", "run",
     # choices, the log, the end
     "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "end", "step",

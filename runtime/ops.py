@@ -39,14 +39,6 @@ def num(value: Any) -> Any:
     return check_number(value)
 
 
-def counted(g: Game, items: list[Any]) -> list[Any]:
-    """The items a `for` loop walks (a list of its own), counted toward the game's loop limit."""
-    g.loops += len(items)
-    if g.loops > LOOP_LIMIT:
-        raise RuleViolation("a loop in the rules did not finish")
-    return items
-
-
 def sub(a: Any, b: Any) -> Any:
     if isinstance(b, Delta):
         return apply_change(a, Delta(-b.left, -b.right))
