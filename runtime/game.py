@@ -150,8 +150,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         holder[index] = value
         if spec.logged and self.logging:
             self.recorder.counter(spec.label, p, before, value, spec.visibility)
-        if self.rules.checks:
-            self._changed(self._counter_checks[index])
+        checks = self._counter_checks[index]
+        if checks:
+            self._changed(checks)
 
     def count(self, holder: Zone | Obj, kind: str | None = None, owner: Player | None = None) -> int:
         """Cards in a zone (no kind), or tokens of a kind in a zone or on an object."""

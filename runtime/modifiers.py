@@ -67,7 +67,8 @@ class Modifiers:
         return value
 
     def write(self, obj: Obj, name: str, value: Any) -> None:
-        check_number(value)
+        if type(value) is int:
+            check_number(value)
         before = obj.fields.get(name)
         if before is value and name in obj.fields:
             return  # the very value it holds (a card restored to what it already shows): nothing changes
