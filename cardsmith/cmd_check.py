@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -16,8 +15,6 @@ from .compiler.diagnostics import CODES, render_all, to_json
 from .compiler.diagnostics import explain as explain_code
 from .compiler.load import bundled_games, resolve_inputs
 from .runtime.display import printable
-from .runtime.events import schema as events_schema
-from .runtime.protocol import schema as protocol_schema
 
 if TYPE_CHECKING:
     from .compiler.checked import Checked
@@ -62,7 +59,7 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
         if sources:
             started = time.perf_counter()
             outcome, remembered = check_outcome(sources)
-            diags.extend(outcome.found())
+            diags.extend(outcome.diagnostics)
             if outcome.game is not None:
                 how = " (unchanged since the last check)" if remembered else ""
                 summaries.append(f"{outcome.game}: {len(sources)} file(s), {outcome.cards} card(s), "
@@ -99,6 +96,7 @@ def report_printed(paths: tuple[str, ...], printed_file: Path, number: str, text
     agreeing = sum(v.agrees for v in verdicts)
     missing = sum(v.card is None for v in verdicts)
     if fmt == "json":
+        import json  # here, as each rarely used need is: a plain `check` starts faster
         click.echo(json.dumps({
             "records": len(verdicts), "agree": agreeing, "not_found": missing,
             "cards": [{"row": v.record.row, "number": v.record.number, "card": v.card, "agrees": v.agrees,
@@ -177,6 +175,10 @@ def build(game: str | None, paths: tuple[str, ...], out_dir: str) -> None:
 def schema(which: str) -> None:
     """Print a JSON Schema: of the protocol bots speak (`play --agent jsonl`), or of the
     events file (`play --events`)."""
+    import json
+
+    from .runtime.events import schema as events_schema
+    from .runtime.protocol import schema as protocol_schema
     document = protocol_schema() if which == "protocol" else events_schema()
     click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 

@@ -3,52 +3,93 @@ of sources, kept in the verified per-user cache (`cache.py`) under a key made of
 compiler and the card-text templates (they write the suggestions of W201). An unchanged game is
 checked again without parsing anything; a changed file, compiler or template is a new key.
 
-Entries are JSON read back into typed records (msgspec), never code."""
+Entries are JSON read back into typed records, never code. They are read with the standard
+`json` module and checked field by field here rather than with msgspec: importing msgspec alone
+took a tenth of a warm `check`'s whole process (BENCHMARKS.md), and an entry is one small,
+fixed shape. An entry of any other shape is a miss: the sources are checked again."""
 
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import msgspec
 
 from .cache import open_cache
 from .diagnostics import Diagnostic
 from .library import library_root
 from .span import Span
 
-
-class _Diag(msgspec.Struct, forbid_unknown_fields=True):
-    code: str
-    message: str
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-    severity: str
-    hint: str | None = None
-    suggestion: str | None = None
+_TEXTS = ("code", "message", "file", "severity")  # a diagnostic's text fields, never none
+_PLACES = ("line", "col", "end_line", "end_col")  # its span's numbers, in Span's order
+_NOTES = ("hint", "suggestion")  # text or none
+_COUNTS = ("cards", "procedures", "scenarios")
 
 
-class CheckOutcome(msgspec.Struct, forbid_unknown_fields=True):
+class EntryError(ValueError):
+    """A cache entry that is not an outcome this version writes."""
+
+
+@dataclass
+class CheckOutcome:
     """The diagnostics of a check and, when the sources hold a game, its counts."""
 
-    diagnostics: list[_Diag]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
     game: str | None = None
     cards: int = 0
     procedures: int = 0
     scenarios: int = 0
 
-    def found(self) -> list[Diagnostic]:
-        return [Diagnostic(d.code, d.message, Span(d.file, d.line, d.col, d.end_line, d.end_col), d.hint,
-                           d.suggestion, d.severity) for d in self.diagnostics]
+    def encode(self) -> bytes:
+        return json.dumps({"diagnostics": [d.to_json() for d in self.diagnostics], "game": self.game,
+                           **{name: getattr(self, name) for name in _COUNTS}},
+                          ensure_ascii=False).encode("utf-8")
+
+    @classmethod
+    def decode(cls, payload: bytes) -> CheckOutcome:
+        """The outcome an entry holds; EntryError for anything but the exact shape `encode` writes."""
+        try:
+            document = json.loads(payload)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+            raise EntryError(str(err)) from None
+        record = _fields(document, {"diagnostics", "game", *_COUNTS})
+        found = record["diagnostics"]
+        if not isinstance(found, list):
+            raise EntryError("diagnostics is not a list")
+        return cls([_diagnostic(d) for d in found], _note(record, "game"),
+                   *(_whole(record, name) for name in _COUNTS))
 
 
-def _record(d: Diagnostic) -> _Diag:
-    sp = d.span
-    return _Diag(d.code, d.message, sp.file, sp.line, sp.col, sp.end_line, sp.end_col, d.severity, d.hint,
-                 d.suggestion)
+def _fields(value: object, wanted: set[str]) -> dict[str, object]:
+    """A JSON object with exactly these keys."""
+    if not isinstance(value, dict) or set(value) != wanted:
+        raise EntryError("not a record of the expected fields")
+    return value
+
+
+def _text(record: dict[str, object], key: str) -> str:
+    value = record[key]
+    if not isinstance(value, str):
+        raise EntryError(f"{key} is not text")
+    return value
+
+
+def _note(record: dict[str, object], key: str) -> str | None:
+    return None if record[key] is None else _text(record, key)
+
+
+def _whole(record: dict[str, object], key: str) -> int:
+    value = record[key]
+    if type(value) is not int or value < 0:
+        raise EntryError(f"{key} is not a whole number")
+    return value
+
+
+def _diagnostic(value: object) -> Diagnostic:
+    record = _fields(value, {*_TEXTS, *_PLACES, *_NOTES})
+    span = Span(_text(record, "file"), *(_whole(record, k) for k in _PLACES))
+    return Diagnostic(_text(record, "code"), _text(record, "message"), span, _note(record, "hint"),
+                      _note(record, "suggestion"), _text(record, "severity"))
 
 
 def _templates(sources: dict[str, str]) -> list[Path]:
@@ -75,16 +116,16 @@ def check_outcome(sources: dict[str, str], use_cache: bool = True) -> tuple[Chec
         payload = cache.read(entry)
         if payload is not None:
             try:
-                return msgspec.json.decode(payload, type=CheckOutcome), True
-            except msgspec.DecodeError:
-                pass  # an entry of an older layout: checked again and rewritten
+                return CheckOutcome.decode(payload), True
+            except EntryError:
+                pass  # an entry of another layout: checked again and rewritten
     from .load import build_sources
     result = build_sources(sources, use_cache=use_cache, need_model=True)
     sym = result.checked.symbols if result.checked is not None else None
-    outcome = CheckOutcome([_record(d) for d in result.diagnostics])
+    outcome = CheckOutcome(list(result.diagnostics))
     if sym is not None and sym.game is not None:
         outcome.game, outcome.cards, outcome.procedures, outcome.scenarios = (
             sym.game.name, len(sym.cards), len(sym.procedures), len(sym.scenarios))
     if cache is not None:
-        cache.write(entry, msgspec.json.encode(outcome))
+        cache.write(entry, outcome.encode())
     return outcome, False

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-import json
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -101,12 +98,14 @@ class Diagnostic:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelt word, if any is close enough."""
+    import difflib  # here: only a misspelling needs it (a clean check starts faster)
     matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return matches[0] if matches else None
 
 
 def display_width(text: str) -> int:
     """Terminal columns taken by text: wide and full-width characters take two."""
+    import unicodedata  # here: only a diagnostic shown with its source line needs it
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
@@ -157,6 +156,7 @@ def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
 
 def to_json(diags: list[Diagnostic]) -> str:
     """Diagnostics as a JSON document for tools."""
+    import json  # here: only `--format json` needs it
     return json.dumps({"diagnostics": [d.to_json() for d in diags]}, ensure_ascii=False, indent=2)
 
 

@@ -4,6 +4,7 @@ depend on; a planted or broken entry is skipped and rebuilt, never run or fatal.
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import marshal
 import os
@@ -12,11 +13,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from cardsmith.compiler import cache as cache_mod
 from cardsmith.compiler import load
 from cardsmith.compiler.cache import Cache, open_cache
+from cardsmith.compiler.check_cache import CheckOutcome, EntryError
+from cardsmith.compiler.diagnostics import Diagnostic
 from cardsmith.compiler.load import _cache_key, build_sources
+from cardsmith.compiler.span import Span
 from tests.helpers import MINI_GAME
 
 SOURCES = {"mini.csm": MINI_GAME}
@@ -259,3 +265,52 @@ def test_a_quiet_check_does_not_import_logging(folder: Path) -> None:
                               env={**os.environ, "CARDSMITH_CACHE": str(folder)}, check=False)
         assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "False"
+
+
+_TEXT = st.text(max_size=12)
+_WHOLE = st.integers(0, 10**6)
+_DIAGNOSTICS = st.builds(
+    Diagnostic, _TEXT, _TEXT, st.builds(Span, _TEXT, _WHOLE, _WHOLE, _WHOLE, _WHOLE),
+    st.none() | _TEXT, st.none() | _TEXT, st.sampled_from(["error", "warning"]))
+_OUTCOMES = st.builds(CheckOutcome, st.lists(_DIAGNOSTICS, max_size=4), st.none() | _TEXT, _WHOLE, _WHOLE, _WHOLE)
+
+
+@given(_OUTCOMES)
+def test_a_check_outcome_reads_back_as_written(outcome: CheckOutcome) -> None:
+    assert CheckOutcome.decode(outcome.encode()) == outcome
+
+
+def _accepts(key: str, value: object) -> bool:
+    """Whether an entry's field may hold this value."""
+    if key in ("code", "message", "file", "severity"):
+        return isinstance(value, str)
+    if key in ("hint", "suggestion", "game"):
+        return value is None or isinstance(value, str)
+    if key == "diagnostics":
+        return value == []
+    return type(value) is int and value >= 0
+
+
+@given(_OUTCOMES, st.data())
+def test_an_entry_of_another_shape_is_refused_never_half_read(outcome: CheckOutcome, data: st.DataObject) -> None:
+    """Any change to the shape of an entry — a field missing, added, or holding a value of
+    another type — is an EntryError (the check runs again), never another exception."""
+    document = json.loads(outcome.encode())
+    record = data.draw(st.sampled_from([document, *document["diagnostics"]]))
+    key = data.draw(st.sampled_from(sorted(record)))
+    change = data.draw(st.sampled_from(["drop", "add", "retype"]))
+    if change == "drop":
+        del record[key]
+    elif change == "add":
+        record[key + "_extra"] = 1
+    else:
+        record[key] = data.draw(st.sampled_from([1.5, True, [], {}, -1, "1", None]))
+        assume(not _accepts(key, record[key]))
+    with pytest.raises(EntryError):
+        CheckOutcome.decode(json.dumps(document).encode())
+
+
+@pytest.mark.parametrize("payload", [b"", b"\xff\xfe", b"[1, 2]", b"null", b"{" * 100_000, b'{"diagnostics": 1}'])
+def test_an_entry_that_is_not_an_outcome_is_refused(payload: bytes) -> None:
+    with pytest.raises(EntryError):
+        CheckOutcome.decode(payload)
