@@ -62,16 +62,21 @@ procedure main "一局":
 '''
 
 
-def run(body: str, answers: list[Any] | None = None) -> tuple[Any, Game]:
-    """Compile `procedure t(p)` with the body into the game above, call it for P1, return
-    its value and the game."""
-    text = GAME + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n"))
+def start(text: str, answers: list[Any] | None = None) -> Game:
+    """Compile a game's whole text (it must have no errors) and start it: hero against
+    sidekick, the first seat answering with `answers`."""
     result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
     errors = [str(d) for d in result.diagnostics if d.severity == "error"]
     assert result.rules is not None and not errors, errors
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(answers or []), ScriptedAgent()], seed=1)
-    value = result.rules.procedures["t"](g, g.players[0])
-    return value, g
+    return Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(answers or []), ScriptedAgent()], seed=1)
+
+
+def run(body: str, answers: list[Any] | None = None) -> tuple[Any, Game]:
+    """Compile `procedure t(p)` with the body into the game above, call it for P1, return
+    its value and the game."""
+    g = start(GAME + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n")),
+              answers)
+    return g.rules.procedures["t"](g, g.players[0]), g
 
 
 # ---- statements ------------------------------------------------------------------------
@@ -413,10 +418,8 @@ def test_a_game_can_name_the_event_the_engine_emits_when_a_card_changes_zone() -
     text = MOVES + ('procedure t(p):\n    let c = new_card(coin, p, pile)\n    put c into p.hand\n'
                     '    put c into p.hand bottom\n    put c into pile\n    put c into p.hand\n'
                     '    return p.shifts\n')
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
-    assert result.rules.procedures["t"](g, g.players[0]) == 2
+    g = start(text)
+    assert g.rules.procedures["t"](g, g.players[0]) == 2
 
 
 @pytest.mark.parametrize(("declared", "message"), [
@@ -452,10 +455,8 @@ def test_a_game_can_name_the_event_the_engine_emits_when_tokens_move() -> None:
                           '    return [p.seen, p.by_cards, count(p.purse, chip)]\n'
                           'card giver "给":\n    on_play:\n        move 1 chip from self.purse to bank\n'
                           '        move 1 chip from bank to self.purse\n        return self.by_cards\n')
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
-    assert result.rules.procedures["t"](g, g.players[0]) == [5, 0, 5]
+    g = start(text)
+    assert g.rules.procedures["t"](g, g.players[0]) == [5, 0, 5]
     card = g.new_card("giver", g.players[0], g.players[0].zones[2])
     assert g.run(card, "on_play", 0, 0) == 1  # the card's move out to the bank is not counted
 
@@ -638,8 +639,6 @@ def test_a_once_handler_ends_at_its_until_event_when_the_engine_emits_it() -> No
         '    let c = new_card(coin, p, pile)\n    put c into p.hand\n    emit poke(p)\n    return p.score\n'
         'procedure u(p):\n    once when poke(q) until shifted:\n        p.score += 5\n'
         '    emit poke(p)\n    return p.score\n')
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(), ScriptedAgent()], seed=1)
-    assert result.rules.procedures["t"](g, g.players[0]) == 0
-    assert result.rules.procedures["u"](g, g.players[1]) == 5  # without a move it fires
+    g = start(text)
+    assert g.rules.procedures["t"](g, g.players[0]) == 0
+    assert g.rules.procedures["u"](g, g.players[1]) == 5  # without a move it fires
