@@ -37,6 +37,7 @@ from .refs import (
     Owner,
     SelfRef,
     ThisRef,
+    Type,
     WordRef,
     ZoneRef,
 )
@@ -325,9 +326,18 @@ class CardWriter:
         return self.scoped(self._each, st, items)
 
     def _each(self, st: s.For, items: str) -> str:
-        self.locals[-1][st.var] = self.t("each_item", items)
+        self.locals[-1][st.var] = self._item(st.iterable, items)
         body = self.stmts(st.body)
         return self.t("each", items, body) if body else ""
+
+    def _item(self, iterable: s.Expr, items: str) -> str:
+        """How the text names the item a loop or choice is at: one of a written list of zones by
+        `each_zone` (their names may hold the word for cards), anything else by what the
+        listing says (`each_item`)."""
+        if isinstance(iterable, s.ListLit) and iterable.items and self.t.has("each_zone") \
+                and all(self.c.type_of(i) is Type.ZONE for i in iterable.items):
+            return self.t("each_zone")
+        return self.t("each_item", items)
 
     def st_While(self, st: s.While) -> str:
         body = self.scoped(self.stmts, st.body)
@@ -357,14 +367,14 @@ class CardWriter:
         self.locals.append({})
         try:
             if o.var is not None and o.iterable is not None:
-                self.locals[-1][o.var] = self.t("each_item", items)
+                self.locals[-1][o.var] = self._item(o.iterable, items)
             return self._label(o.labels, ""), items, self.cond(o.cond), self.stmts(o.body)
         finally:
             self.locals.pop()
 
     def _option(self, o: s.Option) -> str:
         if o.var is not None and o.iterable is not None:
-            self.locals[-1][o.var] = self.t("each_item", self.expr(o.iterable))
+            self.locals[-1][o.var] = self._item(o.iterable, self.expr(o.iterable))
         return self.stmts(o.body)
 
     def st_Once(self, st: s.Once) -> str:
@@ -572,7 +582,7 @@ class CardWriter:
         return self.scoped(self._where, e, items)
 
     def _where(self, e: s.ListWhere, items: str) -> str:
-        self.locals[-1][e.var] = self.t("each_item", items)
+        self.locals[-1][e.var] = self._item(e.items, items)
         return self.t("where", items, self.expr(e.cond))
 
     def _label(self, labels: s.Labels, fallback: str) -> str:

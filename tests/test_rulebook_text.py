@@ -141,3 +141,20 @@ def test_the_gallery_names_card_kinds_in_each_edition(game: str) -> None:
                 for w in (props[n] if isinstance(props[n], tuple) else (props[n],))}
         unphrased = {w for w in used if not templates.has(f"word_{w}") and (w.isascii() or language != own)}
         assert not unphrased, (language, sorted(unphrased))
+
+
+def test_a_loop_over_written_zones_calls_its_item_a_zone() -> None:
+    """A loop over a written list of zones names the zone it is at as a zone, even when the
+    zones' names end in the word for cards (it used to read "that card")."""
+    sweep = ('procedure sweep(p: player) "{}" section 3:\n    step 1 "{}":\n        for z in [p.stash, p.spare]:\n'
+             '            for c in cards(z):\n                put c into p.stash\n')
+    chinese = build_text('zone stash "暗格牌": per player, holds cards\nzone spare "备用牌": per player, holds cards\n'
+                         + sweep.format("清扫", "扫"), with_mini=True)
+    english = build_text('game sweeping "Sweeping":\n    players 2\n    start turn\n    language en\n'
+                         'zone stash "Stash cards": per player, holds cards\n'
+                         'zone spare "Spare cards": per player, holds cards\n'
+                         'procedure turn "Turn":\n    pass\n' + sweep.format("Sweep", "Sweep"), with_mini=False)
+    for result, language, said, old in ((chinese, "zh", "该区域中", "该牌中"), (english, "en", "that zone", "of that card")):
+        assert result.checked is not None, [str(d) for d in result.diagnostics]
+        text = "\n".join(t for _, t in player_facing(rulebook(result.checked, language)))
+        assert said in text and old not in text, (language, text)
