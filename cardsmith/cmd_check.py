@@ -96,7 +96,7 @@ def report_printed(paths: tuple[str, ...], printed_file: Path, number: str, text
     agreeing = sum(v.agrees for v in verdicts)
     missing = sum(v.card is None for v in verdicts)
     if fmt == "json":
-        import json  # here, as each rarely used need is: a plain `check` starts faster
+        import json  # here: only --format json needs it, and a plain `check` starts faster without
         click.echo(json.dumps({
             "records": len(verdicts), "agree": agreeing, "not_found": missing,
             "cards": [{"row": v.record.row, "number": v.record.number, "card": v.card, "agrees": v.agrees,
