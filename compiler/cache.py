@@ -104,13 +104,10 @@ def _read_private(path: Path, limit: int) -> bytes | None:
         if info.st_size > limit:
             warn("cache entry %s skipped: larger than %d bytes", path.name, limit)
             return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
+        chunks = []  # one read of the whole file, unless it grows meanwhile
+        while chunk := os.read(fd, info.st_size + 1):
             chunks.append(chunk)
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     except OSError as err:
         warn("cache entry %s skipped: %s", path.name, err.strerror or err)
         return None
@@ -125,19 +122,21 @@ class Cache:
         self.folder = folder
         self._key = key
 
-    def _tag(self, name: str, payload: bytes) -> bytes:
-        return hmac.new(self._key, name.encode() + b"\0" + payload, hashlib.sha256).digest()
+    def _tag(self, name: str, payload: bytes | memoryview) -> bytes:
+        tag = hmac.new(self._key, name.encode() + b"\0", hashlib.sha256)
+        tag.update(payload)  # not joined to the name first: an entry is megabytes
+        return tag.digest()
 
     def read(self, name: str) -> bytes | None:
         """The payload stored under `name`, if present and verified."""
         data = _read_private(self.folder / name, MAX_ENTRY_BYTES)
         if data is None:
             return None
-        tag, payload = data[:TAG_BYTES], data[TAG_BYTES:]
-        if len(tag) != TAG_BYTES or not hmac.compare_digest(tag, self._tag(name, payload)):
+        tag = data[:TAG_BYTES]
+        if len(tag) != TAG_BYTES or not hmac.compare_digest(tag, self._tag(name, memoryview(data)[TAG_BYTES:])):
             warn("cache entry %s skipped: it was not written by this user's cardsmith", name)
             return None
-        return payload
+        return data[TAG_BYTES:]
 
     def write(self, name: str, payload: bytes) -> None:
         """Store a payload atomically; a failure only loses the cache."""

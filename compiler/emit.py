@@ -87,6 +87,6 @@ class Emitter:
         source map shifted to match."""
         top = header + [f"{k} = {v}" for v, k in self.consts.items()] + [""]
         shift = len(top)
-        source_map = SourceMap({n + shift: src for n, src in self.line_map.items()},
+        source_map = SourceMap.of({n + shift: src for n, src in self.line_map.items()},
                                [(n + shift, what) for n, what in self.decls])
         return "\n".join(top + self.lines) + "\n", source_map

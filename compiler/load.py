@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 import types
+from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -172,7 +173,7 @@ def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildRes
     diags.extend(check_diags)
     if any(d.severity == "error" for d in diags):
         return BuildResult(None, diags, sources, checked)
-    source_map = SourceMap({}, [])
+    source_map = SourceMap.of({}, [])
     try:
         python_source, source_map = generate(checked)
         code = compile(python_source, GENERATED_PREFIX + (checked.symbols.game.name if checked.symbols.game else "?") + ">", "exec")
@@ -180,12 +181,12 @@ def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildRes
         return BuildResult(None, diags + [_too_complex(err.span)], sources, checked)
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as err:
         lineno = getattr(err, "lineno", None) or 0
-        mapped = [src for n, src in sorted(source_map.lines.items()) if n <= lineno]
+        mapped = [src for n, src in source_map.entries() if n <= lineno]
         where = s.Span(mapped[-1][0], mapped[-1][1], 1, mapped[-1][1], 2) if mapped else \
             s.Span(next(iter(sources), "<input>"), 1, 1, 1, 2)
         return BuildResult(None, diags + [_too_complex(where)], sources, checked)
     if cache is not None:
-        cache.write(entry, marshal.dumps({"code": code, "lines": source_map.lines, "decls": source_map.decls}))
+        cache.write(entry, entry_payload(code, source_map))
     rules = _exec(code, source_map)
     cards = len(checked.symbols.cards)
     return BuildResult(rules, diags, sources, checked, python_source, stats={"cards": cards})
@@ -196,6 +197,14 @@ def _too_complex(span: s.Span) -> Diagnostic:
                       hint="split it into smaller procedures or `let` steps")
 
 
+def entry_payload(code: types.CodeType, source_map: SourceMap) -> bytes:
+    """A compiled game as the cache holds it: its code and its source map, the map's line
+    numbers as raw integer arrays (quick to read back)."""
+    return marshal.dumps({"code": code, "paths": source_map.paths, "at": source_map.at.tobytes(),
+                          "files": source_map.files.tobytes(), "source_lines": source_map.source_lines.tobytes(),
+                          "decls": source_map.decls})
+
+
 def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
     """The rules of a verified cache entry, or None (with a warning) when it cannot be used."""
     from ..runtime.rules import SourceMap
@@ -204,10 +213,12 @@ def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
         return None
     try:
         data = marshal.loads(payload)
-        code, lines, decls = data["code"], data["lines"], data["decls"]
-        if not isinstance(code, types.CodeType) or not isinstance(lines, dict) or not isinstance(decls, list):
+        code, paths, decls = data["code"], data["paths"], data["decls"]
+        at, files, lines = (array("i", data[key]) for key in ("at", "files", "source_lines"))
+        if not isinstance(code, types.CodeType) or not isinstance(paths, list) or not isinstance(decls, list) \
+                or not len(at) == len(files) == len(lines) or not all(0 <= f < len(paths) for f in set(files)):
             raise TypeError("unexpected entry layout")
-        return _exec(code, SourceMap(lines, decls))
+        return _exec(code, SourceMap(paths, at, files, lines, decls))
     except Exception as err:  # noqa: BLE001 - a bad entry of any kind is rebuilt, never fatal
         warn("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
         return None

@@ -5,11 +5,10 @@ sources; these are only the engine's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class Phrases:
+class Phrases(Struct, frozen=True):
     """The engine's words in one language. `{…}` marks are filled with str.format."""
 
     yes: str

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 GENERATED_PREFIX = "<cardsmith:"  # the file name generated code is compiled under
 
 
-@dataclass(frozen=True)
-class TableSpec:
+class TableSpec(Struct, frozen=True):
     """Who sits at the table: how many players, how many characters each picks, and which
     picks are legal (`different`: a player's characters differ, by the character option
     `different_by` when set; `unique`: no character is picked at two seats)."""
@@ -24,8 +25,7 @@ class TableSpec:
     unique: bool = False
 
 
-@dataclass(frozen=True)
-class ZoneSpec:
+class ZoneSpec(Struct, frozen=True):
     """A declared zone. `per_player` zones exist once per player, others once per game."""
 
     name: str
@@ -39,8 +39,7 @@ class ZoneSpec:
     supply: bool  # an unlimited source and sink of tokens
 
 
-@dataclass(frozen=True)
-class CounterSpec:
+class CounterSpec(Struct, frozen=True):
     """A declared counter or flag with optional bounds and default."""
 
     name: str
@@ -56,8 +55,7 @@ class CounterSpec:
     hosts_only: bool = False  # (an addendum's, with `absent`) only players hosting the addendum have it
 
 
-@dataclass(frozen=True)
-class CardDef:
+class CardDef(Struct, frozen=True):
     """A card's static data: properties and compiled timing functions."""
 
     ident: str
@@ -67,8 +65,7 @@ class CardDef:
     labels: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class TriggerSpec:
+class TriggerSpec(Struct, frozen=True):
     """A rule trigger (`when EVENT`): runs fn(g, *event_args) when active."""
 
     event: str
@@ -76,8 +73,7 @@ class TriggerSpec:
     addendum: str | None
 
 
-@dataclass(frozen=True)
-class CardTriggerSpec:
+class CardTriggerSpec(Struct, frozen=True):
     """A card trigger: runs fn(g, card, *event_args) for every copy of the card in the game."""
 
     event: str
@@ -85,8 +81,7 @@ class CardTriggerSpec:
     fn: Callable[..., Any]
 
 
-@dataclass(frozen=True)
-class Reads:
+class Reads(Struct, frozen=True):
     """What a state check reads through one addendum's rules (a replacement of a step it
     calls), or through one card's blocks: it counts only in games where that addendum is
     active, or once that card is in the game."""
@@ -96,8 +91,7 @@ class Reads:
     objects: bool = False
 
 
-@dataclass(frozen=True)
-class CheckSpec:
+class CheckSpec(Struct, frozen=True):
     """A state check and what it reads: it runs after a change to one of those."""
 
     fn: Callable[..., Any]
@@ -118,8 +112,7 @@ class CheckSpec:
                      objects=self.objects or any(r.objects for r in more))
 
 
-@dataclass(frozen=True)
-class CheckIndex:
+class CheckIndex(Struct, frozen=True):
     """Which checks to run after a change, for one set of active addenda and present cards."""
 
     zones: dict[str, tuple[int, ...]]  # zone name -> checks reading it
@@ -127,8 +120,7 @@ class CheckIndex:
     objects: tuple[int, ...]  # checks reading tokens on objects
 
 
-@dataclass(frozen=True)
-class ActionSpec:
+class ActionSpec(Struct, frozen=True):
     """A standing action: offered in each of a player's menus while `allowed(g, p)` holds."""
 
     name: str
@@ -139,30 +131,45 @@ class ActionSpec:
     addendum: str | None = None  # an addendum's action is offered only in games where it is active
 
 
-@dataclass
-class SourceMap:
-    """Where generated code comes from: each mapped generated line's source (file, line),
-    and the generated line where each declaration's function starts, with what it is."""
+class SourceMap(Struct):
+    """Where generated code comes from: the source (file, line) of each mapped generated line,
+    held as three parallel integer arrays in generated-line order (compact, so a cached game
+    loads quickly), and the generated line where each declaration's function starts."""
 
-    lines: dict[int, tuple[str, int]]
+    paths: list[str]  # the source files the `files` entries index
+    at: array[int]  # mapped generated lines, ascending
+    files: array[int]  # the source file of each, as an index into `paths`
+    source_lines: array[int]  # the source line of each
     decls: list[tuple[int, str]]  # (first generated line, "card X, block on_use"), in order
-    _mapped: list[int] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def of(cls, lines: dict[int, tuple[str, int]], decls: list[tuple[int, str]]) -> SourceMap:
+        """The map of generated line → (source file, source line)."""
+        paths: dict[str, int] = {}
+        at, files, source_lines = array("i"), array("i"), array("i")
+        for generated in sorted(lines):
+            path, line = lines[generated]
+            at.append(generated)
+            files.append(paths.setdefault(path, len(paths)))
+            source_lines.append(line)
+        return cls(list(paths), at, files, source_lines, decls)
+
+    def entries(self) -> list[tuple[int, tuple[str, int]]]:
+        """Every mapped generated line with its source, in generated-line order."""
+        return [(n, (self.paths[f], line)) for n, f, line in zip(self.at, self.files, self.source_lines, strict=True)]
 
     def where(self, generated: int) -> str | None:
         """`file:line in DECLARATION` for a generated line: the nearest mapped line at or
         before it (lines the generator adds, like loop guards, belong to the line above)."""
-        if len(self._mapped) != len(self.lines):
-            self._mapped[:] = sorted(self.lines)
-        at = bisect.bisect_right(self._mapped, generated)
+        at = bisect.bisect_right(self.at, generated)
         if not at:
             return None
-        path, line = self.lines[self._mapped[at - 1]]
+        path, line = self.paths[self.files[at - 1]], self.source_lines[at - 1]
         d = bisect.bisect_right(self.decls, (generated, "\uffff"))
         return f"{path}:{line}" + (f" in {self.decls[d - 1][1]}" if d else "")
 
 
-@dataclass
-class RuleSet:
+class RuleSet(Struct):
     """Everything the runtime needs to play one game, produced by the compiler."""
 
     game: str
@@ -191,14 +198,14 @@ class RuleSet:
     token_event: str | None = None  # emitted (kind, count, from, to, card) whenever tokens move
     use_event: str | None = None  # emitted by the rules (player, card) when a player uses a card
     first_mover: str | None = None  # a global counter that names the player who moves first
-    source_map: SourceMap = field(default_factory=lambda: SourceMap({}, []))
-    _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict, repr=False)
-    _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict, repr=False)
-    _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict, repr=False)
-    _card_triggers: dict[str, list[tuple[int, CardTriggerSpec]]] | None = field(default=None, repr=False)
-    _active: dict[frozenset[str], frozenset[str]] = field(default_factory=dict, repr=False)
-    _handlers: dict[frozenset[str], dict[str, list[Callable[..., Any]]]] = field(default_factory=dict, repr=False)
-    _cards_read: frozenset[str] | None = field(default=None, repr=False)
+    source_map: SourceMap = field(default_factory=lambda: SourceMap.of({}, []))
+    _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict)
+    _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict)
+    _card_triggers: dict[str, list[tuple[int, CardTriggerSpec]]] | None = None
+    _active: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
+    _handlers: dict[frozenset[str], dict[str, list[Callable[..., Any]]]] = field(default_factory=dict)
+    _cards_read: frozenset[str] | None = None
 
     def handlers_in(self, active: frozenset[str]) -> dict[str, list[Callable[..., Any]]]:
         """The rule triggers by event in a game with these addenda active, in declared order;

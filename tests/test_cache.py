@@ -21,11 +21,13 @@ from cardsmith.compiler import load
 from cardsmith.compiler.cache import Cache, open_cache
 from cardsmith.compiler.check_cache import CheckOutcome, EntryError
 from cardsmith.compiler.diagnostics import Diagnostic
-from cardsmith.compiler.load import _cache_key, build_sources
+from cardsmith.compiler.load import _cache_key, build_sources, entry_payload
 from cardsmith.compiler.span import Span
+from cardsmith.runtime.rules import SourceMap
 from tests.helpers import MINI_GAME
 
 SOURCES = {"mini.csm": MINI_GAME}
+NO_MAP = SourceMap.of({}, [])
 
 
 @pytest.fixture
@@ -66,8 +68,9 @@ def test_a_planted_entry_is_never_run(folder: Path, caplog: pytest.LogCaptureFix
     build_sources(SOURCES)
     marker = folder.parent / "pwned"
     evil = compile(f"open({str(marker)!r}, 'w').write('x')", "<evil>", "exec")
-    for payload in (marshal.dumps({"code": evil, "lines": {}, "decls": []}),
-                    marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "lines": {}, "decls": []})):
+    for payload in (entry_payload(evil, NO_MAP),
+                    marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "paths": [], "at": b"", "files": b"",
+                                   "source_lines": b"", "decls": []})):
         _entry(folder).write_bytes(b"\0" * 32 + payload)
         with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
             again = build_sources(SOURCES)
@@ -81,11 +84,49 @@ def test_a_verified_entry_whose_code_raises_is_rebuilt(folder: Path, caplog: pyt
     store = open_cache()
     assert store is not None
     broken = compile("raise RuntimeError('bad entry')", "<broken>", "exec")
-    store.write(_entry(folder).name, marshal.dumps({"code": broken, "lines": {}, "decls": []}))
+    store.write(_entry(folder).name, entry_payload(broken, NO_MAP))
     with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
         again = build_sources(SOURCES)
     assert again.ok and not again.from_cache and "RuntimeError" in caplog.text
     assert build_sources(SOURCES).from_cache  # the rebuild replaced the entry
+
+
+def _map_fields(source_map: SourceMap) -> dict[str, object]:
+    return {"paths": source_map.paths, "at": source_map.at.tobytes(), "files": source_map.files.tobytes(),
+            "source_lines": source_map.source_lines.tobytes(), "decls": source_map.decls}
+
+
+@pytest.mark.parametrize("damage", ["arrays of unequal length", "a file index past the paths",
+                                    "a negative file index", "a ragged array", "an old layout"])
+def test_a_verified_entry_with_a_bad_source_map_is_rebuilt(folder: Path, damage: str,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """Even an entry this user's cardsmith wrote is read defensively: a source map that does
+    not hold together is a miss (the game is rebuilt), never a crash when an error is reported."""
+    first = build_sources(SOURCES)
+    assert first.rules is not None
+    store = open_cache()
+    assert store is not None
+    data = marshal.loads(store.read(_entry(folder).name) or b"")
+    good = _map_fields(first.rules.source_map)
+    assert data == {"code": data["code"], **good}, "the entry holds the code and the whole map"
+    two_lines = SourceMap.of({7: ("a.csm", 1), 9: ("a.csm", 2)}, [])
+    bad = {**good, **_map_fields(two_lines)}
+    if damage == "arrays of unequal length":
+        bad["at"] = two_lines.at.tobytes()[:4]
+    elif damage == "a file index past the paths":
+        bad["paths"] = []
+    elif damage == "a negative file index":
+        bad["files"] = SourceMap.of({7: ("a.csm", 1), 9: ("a.csm", 2)}, []).files.tobytes()[:4] + b"\xff" * 4
+    elif damage == "a ragged array":
+        bad["source_lines"] = b"\x01\x02\x03"
+    else:
+        bad = {"lines": {7: ("a.csm", 1)}, "decls": []}
+    store.write(_entry(folder).name, marshal.dumps({"code": data["code"], **bad}))
+    with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
+        again = build_sources(SOURCES)
+    assert again.ok and not again.from_cache
+    assert "skipped and rebuilt" in caplog.text
+    assert build_sources(SOURCES).from_cache
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo", "dangling link", "truncated"])

@@ -41,7 +41,7 @@ def test_identifiers_are_made_by_the_compiler() -> None:
 def test_line_map_points_at_the_card_source() -> None:
     result = build_text("procedure q(p):\n    pass\n    move 1 chip from bank to p.purse\n", path="cards.csm")
     assert result.rules is not None
-    targets = set(result.rules.source_map.lines.values())
+    targets = {source for _, source in result.rules.source_map.entries()}
     assert ("cards.csm", 3) in targets
 
 
