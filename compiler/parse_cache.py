@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from dataclasses import replace
 
 from . import syntax as s
 from .cache import Cache, warn
@@ -24,6 +25,7 @@ _MEMORY: dict[str, Parsed] = {}  # key -> parsed file, for this process
 _MEMORY_FILES = 512  # files kept in memory at most (the oldest go first)
 _CHUNKS: Chunks = {}  # each declaration parsed in this process, by place and text (see parse_source)
 _MEMORY_CHUNKS = 50_000
+_LAST: dict[str, s.SourceFile] = {}  # the version of each path handed out last (see _stable)
 
 
 def _key(path: str, text: str) -> str:
@@ -39,7 +41,7 @@ def parse_file(path: str, text: str, cache: Cache | None) -> Parsed:
     key = _key(path, text)
     known = _MEMORY.get(key)
     if known is not None:
-        return known[0], list(known[1])
+        return _stable(known[0]), list(known[1])
     entry = f"syntax-{key}.pkl"
     parsed = _read(cache, entry) if cache is not None else None
     if parsed is None:
@@ -50,8 +52,26 @@ def parse_file(path: str, text: str, cache: Cache | None) -> Parsed:
             cache.write(entry, pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
     if len(_MEMORY) >= _MEMORY_FILES:
         del _MEMORY[next(iter(_MEMORY))]
-    _MEMORY[key] = parsed
+    _MEMORY[key] = parsed = _stable(parsed[0]), parsed[1]
     return parsed[0], list(parsed[1])
+
+
+def _stable(parsed: s.SourceFile) -> s.SourceFile:
+    """The file with each declaration that equals one at the same line in the last version of
+    this path handed out taken as that same object. Whichever cache a version came from (an
+    undo brings back a text remembered whole, with objects of its own), an unchanged
+    declaration keeps its identity, and so what `check_memo` remembers of it."""
+    before = _LAST.get(parsed.path)
+    if before is not None and before is not parsed:
+        at_line = {item.span.line: item for item in before.items}
+        items = tuple(old if (old := at_line.get(item.span.line)) is not None and old == item else item
+                      for item in parsed.items)
+        if any(new is not item for new, item in zip(items, parsed.items, strict=True)):
+            parsed = replace(parsed, items=items)
+    if len(_LAST) >= _MEMORY_FILES and parsed.path not in _LAST:
+        del _LAST[next(iter(_LAST))]
+    _LAST[parsed.path] = parsed
+    return parsed
 
 
 def _read(cache: Cache, entry: str) -> Parsed | None:

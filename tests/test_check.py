@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cardsmith.compiler.checked import Checked
@@ -285,3 +287,37 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
         assert checked_procedures == procedures  # no rule after a card edit; after a rule change, all
         assert again == fresh(sources), path
     assert any("nowhere" in d for d in fresh(sources)[0])
+
+
+def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A text seen before (an undo, or switching back) comes from the parse cache whole, with
+    objects of its own: its unchanged declarations must still be the objects the last check saw,
+    or the `use` line at its top would count as a changed rule and every declaration of the game
+    would be checked again (`check --watch` took a second instead of milliseconds)."""
+    from cardsmith.compiler import check_memo, parse_cache
+    from cardsmith.compiler.cache import open_cache
+    from cardsmith.compiler.check import Checker, check
+    monkeypatch.setenv("CARDSMITH_CACHE", str(tmp_path / "cache"))
+    cache = open_cache()
+    assert cache is not None
+    cards = "".join(f'card c{i} "牌{i}":\n    power {i}\n\n' for i in range(4))
+    base = {"mini.csm": MINI_GAME, "cards.csm": "use mini\n" + cards}
+    edited = {**base, "cards.csm": base["cards.csm"].replace("power 2", "power 7")}
+    for path, text in base.items():
+        parse_cache.parse_file(path, text, cache)  # another process parsed these texts before
+    for table in ("_MEMORY", "_CHUNKS", "_LAST"):
+        monkeypatch.setattr(parse_cache, table, {})
+    checked_cards: list[str] = []
+    checked_procedures: list[str] = []
+    real_card, real_procedure = Checker.card, Checker.procedure
+    monkeypatch.setattr(Checker, "card", lambda self, card: (checked_cards.append(card.name), real_card(self, card)))
+    monkeypatch.setattr(Checker, "procedure",
+                        lambda self, p: (checked_procedures.append(p.name), real_procedure(self, p)))
+    check_memo.MEMO.enter((), [])
+    check([parse_cache.parse_file(p, t, cache)[0] for p, t in edited.items()])
+    checked_cards.clear()
+    checked_procedures.clear()
+    undone = [parse_cache.parse_file(p, t, cache)[0] for p, t in base.items()]  # read back whole from the cache
+    checked, diags = check(undone)
+    assert (checked_cards, checked_procedures) == (["c2"], [])
+    assert checked.card_props["c2"]["power"] == 2 and not [d for d in diags if d.severity == "error"]
