@@ -36,13 +36,24 @@ if TYPE_CHECKING:
                    "e.g. power=power.")
 @click.option("--printed-by", metavar="FIELD", help="Sum the agreement up per value of this card field (a character field, say).")
 @click.option("--quiet", is_flag=True, help="With --printed: print only the summary.")
+@click.option("--watch", is_flag=True,
+              help="Keep running: check again each time a source or card-text template changes, "
+                   "re-reading only what changed (a card edit takes milliseconds, not seconds). Parses "
+                   "and checks but does not generate code, so over-complex declarations (E004) are left "
+                   "to a plain check. With --format json, one JSON line per check. Ctrl-C stops.")
 def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_number: str, printed_text: str,
-          printed_fields: tuple[str, ...], printed_by: str | None, quiet: bool) -> None:
+          printed_fields: tuple[str, ...], printed_by: str | None, quiet: bool, watch: bool) -> None:
     """Check card sources: PATHS are files, folders or bundled game names (default: every game).
 
     A file that starts with `use GAME` is checked together with that bundled game.
     Exits 1 when any error is found. With --printed, checks a file of printed card texts against
     the game's cards instead, and exits 1 when any card disagrees or is not found."""
+    if printed_file is not None and watch:
+        fail("--watch cannot be combined with --printed")
+    if watch:
+        from .watch import watch_check
+        watch_check(group_targets(list(paths) or bundled_games()), fmt)
+        return
     if printed_file is not None:
         if not paths:
             fail("--printed needs the game: cardsmith check GAME [PATH…] --printed FILE")
@@ -53,7 +64,7 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
     all_diags = []
     all_sources: dict[str, str] = {}
     summaries = []
-    for group in _group_targets(targets):
+    for group in group_targets(targets):
         sources, diags = resolve_inputs(group)
         all_sources.update(sources)
         if sources:
@@ -61,10 +72,9 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
             outcome, remembered = check_outcome(sources)
             diags.extend(outcome.diagnostics)
             if outcome.game is not None:
-                how = " (unchanged since the last check)" if remembered else ""
-                summaries.append(f"{outcome.game}: {len(sources)} file(s), {outcome.cards} card(s), "
-                                 f"{outcome.procedures} procedure(s), {outcome.scenarios} scenario(s) "
-                                 f"checked in {time.perf_counter() - started:.2f}s{how}")
+                summaries.append(summary_line(outcome.game, len(sources), outcome.cards, outcome.procedures,
+                                              outcome.scenarios, time.perf_counter() - started,
+                                              " (unchanged since the last check)" if remembered else ""))
         all_diags.extend(diags)
     if fmt == "json":
         click.echo(to_json(all_diags))
@@ -75,6 +85,13 @@ def check(paths: tuple[str, ...], fmt: str, printed_file: str | None, printed_nu
             click.echo(line)
     if any(d.severity == "error" for d in all_diags):
         sys.exit(1)
+
+
+def summary_line(game: str, files: int, cards: int, procedures: int, scenarios: int, seconds: float,
+                 how: str = "") -> str:
+    """The line that sums up the check of one game."""
+    return (f"{game}: {files} file(s), {cards} card(s), {procedures} procedure(s), {scenarios} scenario(s) "
+            f"checked in {seconds:.2f}s{how}")
 
 
 def report_printed(paths: tuple[str, ...], printed_file: Path, number: str, text: str, fields: tuple[str, ...],
@@ -144,7 +161,7 @@ def agreement_table(groups: dict[str, tuple[int, int]], by: str) -> str:
     return "\n".join(printable(line) for line in lines)
 
 
-def _group_targets(targets: list[str]) -> list[list[str]]:
+def group_targets(targets: list[str]) -> list[list[str]]:
     """Each bundled game name is checked on its own; files and folders together."""
     games = [[t] for t in targets if t in bundled_games() and not Path(t).exists()]
     rest = [t for t in targets if not (t in bundled_games() and not Path(t).exists())]

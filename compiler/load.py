@@ -17,6 +17,8 @@ import stat
 import sys
 import types
 from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -145,22 +147,29 @@ def build_sources(sources: dict[str, str], use_cache: bool = True, need_model: b
         rules = _load_cached(cache, entry)
         if rules is not None:
             return BuildResult(rules, [], sources, from_cache=True)
-    collecting = gc.isenabled()
-    gc.disable()  # a build makes hundreds of thousands of objects that all live on: no collections meanwhile
-    try:
+    with no_gc():
         return _build(sources, cache, entry)
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """No garbage collections meanwhile: a game's model is hundreds of thousands of objects
+    that all live on, and collecting them again and again would take longer than the work."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()
 
 
-def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildResult:
-    """Parse (each file once: `parse_cache`), check, generate and compile; cache the code."""
-    # the compiler proper is loaded only when something is compiled (a cached game needs none of it)
-    from ..runtime.rules import GENERATED_PREFIX, SourceMap
+def parse_and_check(sources: dict[str, str], cache: Cache | None) -> tuple[Checked, list[Diagnostic]]:
+    """The first half of a build: parse (each file once: `parse_cache`) and check; no code is
+    generated. In one process, what did not change since the last call is not parsed or
+    checked again (`parse_cache`, `check_memo`)."""
     from . import syntax
     from .check import check
-    from .generate import GenerateError, generate
     from .parse import parse_source
     from .parse_cache import parse_file
     files: list[syntax.SourceFile] = []
@@ -170,7 +179,15 @@ def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildRes
         files.append(parsed)
         diags.extend(parse_diags)
     checked, check_diags = check(files)
-    diags.extend(check_diags)
+    return checked, diags + check_diags
+
+
+def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildResult:
+    """Parse and check, generate and compile; cache the code."""
+    # the compiler proper is loaded only when something is compiled (a cached game needs none of it)
+    from ..runtime.rules import GENERATED_PREFIX, SourceMap
+    from .generate import GenerateError, generate
+    checked, diags = parse_and_check(sources, cache)
     if any(d.severity == "error" for d in diags):
         return BuildResult(None, diags, sources, checked)
     source_map = SourceMap.of({}, [])

@@ -13,14 +13,11 @@ file of the game as the editor has it; each game keeps its latest build and its 
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import re
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +29,7 @@ from ..compiler.check_memo import MEMO, Memo
 from ..compiler.checked import Checked
 from ..compiler.diagnostics import Diagnostic
 from ..compiler.library import library_root
-from ..compiler.load import SOURCE_SUFFIX, bundled_games, game_files, read_sources
+from ..compiler.load import SOURCE_SUFFIX, bundled_games, game_files, no_gc, read_sources
 from .index import Index, IndexBuilder
 from .parsing import IncrementalParser
 
@@ -46,19 +43,6 @@ GAME = re.compile(r"^game\s", re.MULTILINE)
 SYNTAX = ("E001", "E002", "E003", "E004")  # a declaration that did not parse is missing from the model
 MAX_FILES = 2000  # files read from one designer's folder at most
 FOLDERS_UP = 6  # folders above a file searched for its game's declaration
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """No garbage collections meanwhile: a game's model is hundreds of thousands of objects
-    that all live on, and collecting them again and again would take longer than the work."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def used_game(text: str) -> str | None:
