@@ -242,6 +242,17 @@ def test_a_duplicate_declaration_says_where_the_first_is() -> None:
     assert d.code == "E102" and d.hint == "the first one is at mini.csm:11:9; rename one of them"
 
 
+def _count_checks(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """The names of the cards and of the procedures checked from here on, in order."""
+    from cardsmith.compiler.check import Checker
+    cards: list[str] = []
+    procedures: list[str] = []
+    real_card, real_procedure = Checker.card, Checker.procedure
+    monkeypatch.setattr(Checker, "card", lambda self, card: (cards.append(card.name), real_card(self, card)))
+    monkeypatch.setattr(Checker, "procedure", lambda self, p: (procedures.append(p.name), real_procedure(self, p)))
+    return cards, procedures
+
+
 def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cards and scenarios are re-checked only when they (or the rules around them) changed,
     and the rules only when a rule or a card's name changed (`check_memo.py`): after edits to a
@@ -266,13 +277,7 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
         check_memo.MEMO.enter((), [])
         return found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
 
-    from cardsmith.compiler.check import Checker
-    checked_cards: list[str] = []
-    checked_procedures: list[str] = []
-    real_card, real_procedure = Checker.card, Checker.procedure
-    monkeypatch.setattr(Checker, "card", lambda self, card: (checked_cards.append(card.name), real_card(self, card)))
-    monkeypatch.setattr(Checker, "procedure",
-                        lambda self, p: (checked_procedures.append(p.name), real_procedure(self, p)))
+    checked_cards, checked_procedures = _count_checks(monkeypatch)
     sources = dict(base)
     check([parse_file(p, t, None)[0] for p, t in sources.items()])  # remembered from here on
     every_procedure = list(checked_procedures)
@@ -296,7 +301,7 @@ def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.Monke
     would be checked again (`check --watch` took a second instead of milliseconds)."""
     from cardsmith.compiler import check_memo, parse_cache
     from cardsmith.compiler.cache import open_cache
-    from cardsmith.compiler.check import Checker, check
+    from cardsmith.compiler.check import check
     monkeypatch.setenv("CARDSMITH_CACHE", str(tmp_path / "cache"))
     cache = open_cache()
     assert cache is not None
@@ -307,12 +312,7 @@ def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.Monke
         parse_cache.parse_file(path, text, cache)  # another process parsed these texts before
     for table in ("_MEMORY", "_CHUNKS", "_LAST"):
         monkeypatch.setattr(parse_cache, table, {})
-    checked_cards: list[str] = []
-    checked_procedures: list[str] = []
-    real_card, real_procedure = Checker.card, Checker.procedure
-    monkeypatch.setattr(Checker, "card", lambda self, card: (checked_cards.append(card.name), real_card(self, card)))
-    monkeypatch.setattr(Checker, "procedure",
-                        lambda self, p: (checked_procedures.append(p.name), real_procedure(self, p)))
+    checked_cards, checked_procedures = _count_checks(monkeypatch)
     check_memo.MEMO.enter((), [])
     check([parse_cache.parse_file(p, t, cache)[0] for p, t in edited.items()])
     checked_cards.clear()
