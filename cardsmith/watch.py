@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from .cmd_check import summary_line
+from .common import fail
 from .compiler.cache import open_cache
 from .compiler.diagnostics import Diagnostic, render_all
 from .compiler.load import SOURCE_SUFFIX, no_gc, parse_and_check, resolve_inputs
@@ -98,7 +99,7 @@ def _watch(groups: list[list[str]], fmt: str) -> None:
     while True:
         folders = _folders(*_sources(groups))
         if not folders:
-            raise click.ClickException("nothing to watch: none of the paths is a file or folder that exists")
+            fail("nothing to watch: none of the paths is a file or folder that exists", 1)
         # the watcher wakes every `rust_timeout` ms with nothing (yield_on_timeout): its first
         # answer says it is live, so a report is printed only once an edit after it cannot be missed
         batches = watch(*sorted(folders), watch_filter=_source_change, recursive=False, debounce=400,
