@@ -1,6 +1,6 @@
 """`cardsmith check --watch`: check again each time a source changes, in one process, so
 that only what changed is parsed and checked again (the compiler's parse cache and check
-memo live as long as the process). A body edit of one card in the Sakura library is checked
+memo live as long as the process). A body edit of one card in a large library is checked
 again in tens of milliseconds, where a new `cardsmith check` process takes seconds.
 
 Code is not generated here: generation finds only declarations too complex to compile
