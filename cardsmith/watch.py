@@ -18,7 +18,7 @@ import click
 
 from .cmd_check import summary_line
 from .common import fail
-from .compiler.cache import open_cache
+from .compiler.cache import Cache, open_cache
 from .compiler.diagnostics import Diagnostic, render_all
 from .compiler.load import SOURCE_SUFFIX, no_gc, parse_and_check, resolve_inputs
 from .runtime.display import printable
@@ -48,9 +48,8 @@ class Round:
     folders: frozenset[str]
 
 
-def check_round(groups: list[list[str]]) -> Round:
+def check_round(groups: list[list[str]], cache: Cache | None) -> Round:
     """Parse and check each group of targets (see `cmd_check.group_targets`)."""
-    cache = open_cache()
     sources: dict[str, str] = {}
     found: list[Diagnostic] = []
     summaries: list[Summary] = []
@@ -96,6 +95,7 @@ def watch_check(groups: list[list[str]], fmt: str) -> None:
 def _watch(groups: list[list[str]], fmt: str) -> None:
     from watchfiles import watch  # here: only --watch needs it
     changed: list[str] = []
+    cache = open_cache()  # once: each round reads and writes the same verified cache
     while True:
         folders = _folders(*_sources(groups))
         if not folders:
@@ -107,7 +107,7 @@ def _watch(groups: list[list[str]], fmt: str) -> None:
         if next(batches, None) is None:
             return
         while True:
-            found = check_round(groups)
+            found = check_round(groups, cache)
             _report(found, fmt, changed)
             if found.folders != folders:
                 break  # a source moved to or from a folder: watch the new set, then check again
