@@ -335,8 +335,8 @@ def _uses(body: tuple[s.Stmt, ...], name: str) -> bool:
 def check(files: list[s.SourceFile]) -> tuple[Checked, list[Diagnostic]]:
     """Check a game's files; returns the checked model and all diagnostics."""
     ctx = Context(Symbols())
-    MEMO.enter(*environment(files))
     Collector(ctx).files(files)
+    MEMO.enter(*environment(files), ctx.sym)
     if ctx.sym.game is None:
         first = files[0].path if files else "<input>"
         ctx.error("E108", "no game is declared", s.Span(first, 1, 1, 1, 2),

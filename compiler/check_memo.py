@@ -2,17 +2,23 @@
 again after an edit re-checks only what may have changed (the language server checks on every
 keystroke).
 
-A card's or scenario's check reads only the game's other declarations and the names and labels of
-its cards; parsed files are remembered by content (`parse_cache.py`), so an unchanged
-declaration is the same object from one build to the next. The memo is therefore keyed by the
-declaration's identity and by the *environment*: the identities of every declaration that is
-not a card or a scenario, and every card's name and labels. An edit to a card leaves the
-environment as it was; an edit to a rule changes it and everything is checked again. The memo
-keeps what its keys name alive, so an identity is never reused while it is remembered."""
+A card's or scenario's check reads only the game's other declarations and what names its cards:
+their names, labels and text properties (a card number). Parsed files are remembered by content
+(`parse_cache.py`), so an unchanged declaration is the same object from one build to the next.
+The memo is therefore keyed by the declaration's identity within an *environment*, the
+identities of every declaration that is not a card or a scenario: an edit to a rule changes it
+and everything is checked again. When only the cards changed, what they can be named by is
+compared with the last check: a check whose declaration's source holds a name that came or went
+is forgotten (and so is every check that reported something, since a suggestion may name any
+card), the others are kept. Adding a card thus re-checks that card and the few that mention it.
+The memo keeps what its keys name alive, so an identity is never reused while it is remembered."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import bisect
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,22 +26,57 @@ from . import syntax as s
 from .checked import Context
 from .diagnostics import Diagnostic
 from .refs import Ref, Type
+from .span import Span
+from .symbols import Symbols
 
-Env = tuple[Any, ...]
+Env = tuple[int, ...]
+Namings = dict[str, frozenset[str]]  # card name -> the folded texts that name it
 
 
 def environment(files: list[s.SourceFile]) -> tuple[Env, list[s.Node]]:
     """The environment of a game's cards and scenarios, and the nodes it names (to keep alive)."""
-    rules: list[s.Node] = []
-    cards: list[tuple[str, s.Labels]] = []
-    for f in files:
-        for item in f.items:
-            if isinstance(item, s.Entity) and item.what in ("card", "scenario"):
-                if item.what == "card":
-                    cards.append((item.name, item.labels))
-            else:
-                rules.append(item)
-    return (tuple(id(r) for r in rules), tuple(cards)), rules
+    rules: list[s.Node] = [item for f in files for item in f.items
+             if not (isinstance(item, s.Entity) and item.what in ("card", "scenario"))]
+    return tuple(id(r) for r in rules), rules
+
+
+def fold(text: str) -> str:
+    """A text as the card-text scanner compares it: full-width forms folded, case ignored."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def namings_of(card: s.Entity, text_fields: set[str]) -> frozenset[str]:
+    """What a card can be named by elsewhere: its name, its labels, and the values of its
+    text-typed properties (`vocabulary.card_keys`: a card number names its card), folded."""
+    words = [card.name, *card.labels.all_names()]
+    for p in card.props:
+        if p.name in text_fields:
+            words += [*p.words(), " ".join(p.words())]
+    return frozenset(fold(w) for w in words if w)
+
+
+_FOLDED: dict[str, tuple[str, str]] = {}  # path -> its last text and that text folded
+
+
+def lines_naming(words: set[str], sources: dict[str, str]) -> dict[str, list[int]]:
+    """For each source, the lines that hold one of the (folded) words (folding keeps lines)."""
+    hits: dict[str, list[int]] = {}
+    for path, text in sources.items():
+        last = _FOLDED.get(path)
+        folded = last[1] if last is not None and last[0] == text else fold(text)
+        _FOLDED[path] = text, folded
+        starts = [at for w in words if w for at in _occurrences(folded, w)]
+        if starts:
+            breaks = [m.start() for m in re.finditer("\n", folded)]
+            hits[path] = sorted({bisect.bisect_left(breaks, at) + 1 for at in starts})
+    return hits
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 Entries = dict[int, tuple[s.Node, Any]]  # a NodeTable's entries, by node identity
@@ -69,15 +110,53 @@ class Found:
 
 @dataclass
 class Memo:
-    """The declarations found in one environment (a new environment starts afresh)."""
+    """The declarations found in one environment (a new environment starts afresh), and what
+    named the cards when they were found."""
 
     env: Env | None = None
     keep: list[s.Node] = field(default_factory=list)
     found: dict[int, Found] = field(default_factory=dict)
+    namings: Namings = field(default_factory=dict)
+    named: dict[int, tuple[s.Entity, frozenset[str]]] = field(default_factory=dict)  # by card identity
 
-    def enter(self, env: Env, keep: list[s.Node]) -> None:
+    def enter(self, env: Env, keep: list[s.Node], sym: Symbols) -> None:
+        """Start a check: afresh when a rule changed, else forget what a change of the cards'
+        names may have changed."""
         if env != self.env:
-            self.env, self.keep, self.found = env, keep, {}
+            self.env, self.keep, self.found, self.namings, self.named = env, keep, {}, {}, {}
+        namings = self.card_namings(sym)
+        changed = {w for name in self.namings.keys() | namings.keys()
+                   for w in self.namings.get(name, frozenset()) ^ namings.get(name, frozenset())}
+        self.namings = namings
+        if changed and self.found:
+            self.forget(lines_naming(changed, sym.sources))
+
+    def card_namings(self, sym: Symbols) -> Namings:
+        """Each card's `namings_of`, worked out once for each card object (the fields that are
+        text-typed are rules, so they stay the same within one environment)."""
+        text_fields = {n for n, f in sym.fields.items() if f.type == "text"}
+        named = {}
+        for card in sym.cards.values():
+            known = self.named.get(id(card))
+            named[id(card)] = known if known is not None and known[0] is card else (card, namings_of(card, text_fields))
+        self.named = named
+        return {card.name: words for card, words in named.values()}
+
+    def forget(self, hits: dict[str, list[int]]) -> None:
+        """Drop every check that reported something, or whose declaration covers one of the lines."""
+        def touched(span: Span) -> bool:
+            return any(span.line <= n <= span.end_line for n in hits.get(span.file, ()))
+
+        rules_touched = any(touched(r.span) for r in self.keep)
+        self.found = {key: f for key, f in self.found.items()
+                      if not f.diagnostics and not (touched(f.decl.span) if f.decl is not None else rules_touched)}
+
+    def copy(self) -> Memo:
+        return Memo(self.env, self.keep, self.found, self.namings, self.named)
+
+    def load(self, other: Memo) -> None:
+        self.env, self.keep, self.found = other.env, other.keep, other.found
+        self.namings, self.named = other.namings, other.named
 
     def get(self, decl: s.Node) -> Found | None:
         found = self.found.get(id(decl))

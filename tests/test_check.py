@@ -274,7 +274,7 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
                 checked.card_props, checked.step_names)
 
     def fresh(sources: dict[str, str]) -> tuple[object, ...]:
-        check_memo.MEMO.enter((), [])
+        check_memo.MEMO.load(check_memo.Memo())
         return found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
 
     checked_cards, checked_procedures = _count_checks(monkeypatch)
@@ -292,6 +292,46 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
         assert checked_procedures == procedures  # no rule after a card edit; after a rule change, all
         assert again == fresh(sources), path
     assert any("nowhere" in d for d in fresh(sources)[0])
+
+
+def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change to the set of cards keeps the rules' check and every card's that does not name
+    the card that changed (`check_memo.Memo.enter`): adding a card re-checks it and a card whose
+    text names it (the text now names a card its definition lacks), renaming it re-checks both
+    again, and a card nobody names comes and goes alone; each time the result is a fresh check's."""
+    from cardsmith.compiler import check_memo
+    from cardsmith.compiler.check import check
+    from cardsmith.compiler.parse import parse_source
+    from cardsmith.compiler.parse_cache import parse_file
+    game = MINI_GAME.replace('default 0', 'default 0\nfield text "文本": text, default ""', 1)
+    cards = 'use mini\ncard c0 "牌0":\n    power 0\n    text "「牌9」"\n\ncard c1 "牌1":\n    power 1\n'
+    steps = [("add the card the text names", cards + '\ncard c9 "牌9":\n    power 9\n', ["c0", "c9"]),
+             ("rename it", cards + '\ncard c9 "牌十":\n    power 9\n', ["c0", "c9"]),
+             ("add a card nobody names", cards + '\ncard c9 "牌十":\n    power 9\n\ncard c2 "牌2":\n    power 2\n', ["c2"]),
+             ("remove it again", cards + '\ncard c9 "牌十":\n    power 9\n', [])]
+
+    def found(checked: Checked, diags: list[Diagnostic]) -> tuple[object, ...]:
+        return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
+                checked.card_props)
+
+    def fresh(text: str) -> tuple[object, ...]:  # with a memo of its own, leaving the one under test as it was
+        kept = check_memo.MEMO.copy()
+        check_memo.MEMO.load(check_memo.Memo())
+        result = found(*check([parse_source("mini.csm", game)[0], parse_source("cards.csm", text)[0]]))
+        check_memo.MEMO.load(kept)
+        return result
+
+    checked_cards, checked_procedures = _count_checks(monkeypatch)
+    check([parse_file("mini.csm", game, None)[0], parse_file("cards.csm", cards, None)[0]])
+    named: list[bool] = []
+    for what, text, rechecked in steps:
+        checked_cards.clear()
+        checked_procedures.clear()
+        again = found(*check([parse_file("mini.csm", game, None)[0], parse_file("cards.csm", text, None)[0]]))
+        assert (checked_cards, checked_procedures) == (rechecked, []), what
+        assert again == fresh(text), what
+        named.append(any("names the card 牌9 (c9)" in d for d in again[0]))
+    assert named == [True, False, False, False]  # the text's finding comes with the card and goes with its name
 
 
 def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -313,7 +353,7 @@ def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.Monke
     for table in ("_MEMORY", "_CHUNKS", "_LAST"):
         monkeypatch.setattr(parse_cache, table, {})
     checked_cards, checked_procedures = _count_checks(monkeypatch)
-    check_memo.MEMO.enter((), [])
+    check_memo.MEMO.load(check_memo.Memo())
     check([parse_cache.parse_file(p, t, cache)[0] for p, t in edited.items()])
     checked_cards.clear()
     checked_procedures.clear()

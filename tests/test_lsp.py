@@ -397,7 +397,7 @@ def test_an_index_built_again_after_an_edit_is_the_index_built_afresh() -> None:
     ws.build(ws.snapshot(game)).index(ws.indexer)
     ws.change(path, edited, 2)
     again = ws.build(ws.snapshot(game))
-    check_memo.MEMO.enter((), [])  # the fresh index reads a fresh check
+    check_memo.MEMO.load(check_memo.Memo())  # the fresh index reads a fresh check
     fresh = Workspace(None)
     fresh_game = fresh.open(Path(path).as_uri(), path, edited, 1)
     afresh = fresh.build(fresh.snapshot(fresh_game))

@@ -365,16 +365,15 @@ class Workspace:
         if self._memo_of == key:
             return
         if self._memo_of is not None:
-            self._memos[self._memo_of] = Memo(MEMO.env, MEMO.keep, MEMO.found)
-        mine = self._memos.pop(key, Memo())
-        MEMO.env, MEMO.keep, MEMO.found = mine.env, mine.keep, mine.found
+            self._memos[self._memo_of] = MEMO.copy()
+        MEMO.load(self._memos.pop(key, Memo()))
         self._memo_of = key
 
     def forget_memo(self, key: GameKey) -> None:
         """Drop a game's check memo (the game is no longer open; in the build thread)."""
         self._memos.pop(key, None)
         if self._memo_of == key:
-            MEMO.env, MEMO.keep, MEMO.found = None, [], {}
+            MEMO.load(Memo())
             self._memo_of = None
 
     def build(self, snap: Snapshot) -> Build:
