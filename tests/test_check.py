@@ -296,19 +296,27 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
 
 def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A change to the set of cards keeps the rules' check and every card's that does not name
-    the card that changed (`check_memo.Memo.enter`): adding a card re-checks it and a card whose
-    text names it (the text now names a card its definition lacks), renaming it re-checks both
-    again, and a card nobody names comes and goes alone; each time the result is a fresh check's."""
+    the card that changed (`check_memo.Memo.enter`): a card is named by its name, labels and
+    text properties (c0's text quotes c9's label; c1's definition holds c9's code, so its text
+    should say c9). Adding c9 re-checks it and both; renaming it, c0; changing its code, c1; a
+    card nobody names comes and goes alone. Each time the result is a fresh check's."""
     from cardsmith.compiler import check_memo
     from cardsmith.compiler.check import check
     from cardsmith.compiler.parse import parse_source
     from cardsmith.compiler.parse_cache import parse_file
-    game = MINI_GAME.replace('default 0', 'default 0\nfield text "文本": text, default ""', 1)
-    cards = 'use mini\ncard c0 "牌0":\n    power 0\n    text "「牌9」"\n\ncard c1 "牌1":\n    power 1\n'
-    steps = [("add the card the text names", cards + '\ncard c9 "牌9":\n    power 9\n', ["c0", "c9"]),
-             ("rename it", cards + '\ncard c9 "牌十":\n    power 9\n', ["c0", "c9"]),
-             ("add a card nobody names", cards + '\ncard c9 "牌十":\n    power 9\n\ncard c2 "牌2":\n    power 2\n', ["c2"]),
-             ("remove it again", cards + '\ncard c9 "牌十":\n    power 9\n', [])]
+    game = MINI_GAME.replace('default 0', 'default 0\nfield text "文本": text, default ""\nfield code "编号": text', 1)
+    cards = ('use mini\ncard c0 "牌0":\n    power 0\n    text "「牌9」"\n\n'
+             'card c1 "牌1":\n    power 1\n    text "拿筹码"\n    on_play:\n        if "K9" == "K9":\n'
+             '            move 1 chip from bank to self.purse\n')
+
+    def c9(label: str, code: str) -> str:
+        return f'\ncard c9 "{label}":\n    power 9\n    code "{code}"\n'
+
+    steps = [("add the card c0 and c1 name", cards + c9("牌9", "K9"), ["c0", "c1", "c9"]),
+             ("rename it", cards + c9("牌十", "K9"), ["c0", "c9"]),
+             ("change its code", cards + c9("牌十", "K8"), ["c1", "c9"]),
+             ("add a card nobody names", cards + c9("牌十", "K8") + '\ncard c2 "牌2":\n    power 2\n', ["c2"]),
+             ("remove it again", cards + c9("牌十", "K8"), [])]
 
     def found(checked: Checked, diags: list[Diagnostic]) -> tuple[object, ...]:
         return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
@@ -323,15 +331,16 @@ def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkey
 
     checked_cards, checked_procedures = _count_checks(monkeypatch)
     check([parse_file("mini.csm", game, None)[0], parse_file("cards.csm", cards, None)[0]])
-    named: list[bool] = []
+    named: list[tuple[bool, bool]] = []
     for what, text, rechecked in steps:
         checked_cards.clear()
         checked_procedures.clear()
         again = found(*check([parse_file("mini.csm", game, None)[0], parse_file("cards.csm", text, None)[0]]))
         assert (checked_cards, checked_procedures) == (rechecked, []), what
         assert again == fresh(text), what
-        named.append(any("names the card 牌9 (c9)" in d for d in again[0]))
-    assert named == [True, False, False, False]  # the text's finding comes with the card and goes with its name
+        named.append((any("c0: the text names the card 牌9 (c9)" in d for d in again[0]),
+                      any("c1: the definition has the card" in d for d in again[0])))
+    assert named == [(True, True), (False, True), (False, False), (False, False), (False, False)]
 
 
 def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
