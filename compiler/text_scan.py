@@ -97,6 +97,7 @@ class Scanner:
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
+        self.scanned: dict[str, tuple[Mention, ...]] = {}
         keywords, timings, cards = (_folded(vocab.spellings(t)) for t in (Term.KEYWORD, Term.TIMING, Term.CARD))
         self.keywords = [(n, i, _latin(n)) for n, i in keywords]
         self.timings = {n.casefold(): i for n, i in timings}
@@ -109,7 +110,14 @@ class Scanner:
                            if any(k in n and k != n for k in keyword_names)]
 
     def scan(self, text: str) -> list[Mention]:
-        """Every mention in a text, in order."""
+        """Every mention in a text, in order (each text read once: the labels of the rules cards
+        call are read again for every card that calls them)."""
+        known = self.scanned.get(text)
+        if known is None:
+            known = self.scanned[text] = tuple(self._scan(text))
+        return list(known)
+
+    def _scan(self, text: str) -> list[Mention]:
         flat, where = normalise(text)
         taken = [False] * len(flat)
         found: list[tuple[int, int, Fact, str, bool]] = []
