@@ -20,7 +20,7 @@ from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from .library import grammar_text, library_root, package_folder
 from .limits import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
-    from ..runtime.rules import RuleSet, SourceMap
+    from ..runtime.rules import RuleSet, Scenarios, SourceMap
     from .checked import Checked
 
 SOURCE_SUFFIX = ".csm"
@@ -193,7 +193,8 @@ def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildRes
     source_map = SourceMap.of({}, [])
     try:
         python_source, source_map = generate(checked)
-        code = compile(python_source, GENERATED_PREFIX + (checked.symbols.game.name if checked.symbols.game else "?") + ">", "exec")
+        name = GENERATED_PREFIX + (checked.symbols.game.name if checked.symbols.game else "?") + ">"
+        code, scenarios = (compile(part, name, "exec") for part in split_scenarios(python_source))
     except GenerateError as err:
         return BuildResult(None, diags + [_too_complex(err.span)], sources, checked)
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as err:
@@ -203,8 +204,8 @@ def _build(sources: dict[str, str], cache: Cache | None, entry: str) -> BuildRes
             s.Span(next(iter(sources), "<input>"), 1, 1, 1, 2)
         return BuildResult(None, diags + [_too_complex(where)], sources, checked)
     if cache is not None:
-        cache.write(entry, entry_payload(code, source_map))
-    rules = _exec(code, source_map)
+        cache.write(entry, entry_payload(code, scenarios, source_map))
+    rules = _exec(code, scenarios, source_map)
     cards = len(checked.symbols.cards)
     return BuildResult(rules, diags, sources, checked, python_source, stats={"cards": cards})
 
@@ -214,12 +215,22 @@ def _too_complex(span: s.Span) -> Diagnostic:
                       hint="split it into smaller procedures or `let` steps")
 
 
-def entry_payload(code: types.CodeType, source_map: SourceMap) -> bytes:
-    """A compiled game as the cache holds it: its code and its source map, the map's line
-    numbers as raw integer arrays (quick to read back)."""
-    return marshal.dumps({"code": code, "paths": source_map.paths, "at": source_map.at.tobytes(),
-                          "files": source_map.files.tobytes(), "source_lines": source_map.source_lines.tobytes(),
-                          "decls": source_map.decls})
+def split_scenarios(python_source: str) -> tuple[str, str]:
+    """A generated module as two sources, the rules and the scenarios below them, each to be
+    compiled alone; the scenarios' source starts with blank lines, so that both keep the line
+    numbers of the whole (and its source map)."""
+    from .generate import SCENARIOS_BELOW
+    cut = python_source.index("\n" + SCENARIOS_BELOW + "\n") + 1
+    return python_source[:cut], "\n" * python_source.count("\n", 0, cut) + python_source[cut:]
+
+
+def entry_payload(code: types.CodeType, scenarios: types.CodeType, source_map: SourceMap) -> bytes:
+    """A compiled game as the cache holds it: its code, its scenarios' code (marshalled apart, to
+    be read only when a scenario runs) and its source map, the map's line numbers as raw integer
+    arrays (quick to read back)."""
+    return marshal.dumps({"code": code, "scenarios": marshal.dumps(scenarios), "paths": source_map.paths,
+                          "at": source_map.at.tobytes(), "files": source_map.files.tobytes(),
+                          "source_lines": source_map.source_lines.tobytes(), "decls": source_map.decls})
 
 
 def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
@@ -230,23 +241,33 @@ def _load_cached(cache: Cache, entry: str) -> RuleSet | None:
         return None
     try:
         data = marshal.loads(payload)
-        code, paths, decls = data["code"], data["paths"], data["decls"]
+        code, scenarios, paths, decls = data["code"], data["scenarios"], data["paths"], data["decls"]
         at, files, lines = (array("i", data[key]) for key in ("at", "files", "source_lines"))
-        if not isinstance(code, types.CodeType) or not isinstance(paths, list) or not isinstance(decls, list) \
-                or not len(at) == len(files) == len(lines) or not all(0 <= f < len(paths) for f in set(files)):
+        if not isinstance(code, types.CodeType) or not isinstance(scenarios, bytes) or not isinstance(paths, list) \
+                or not isinstance(decls, list) or not len(at) == len(files) == len(lines) \
+                or not all(0 <= f < len(paths) for f in set(files)):
             raise TypeError("unexpected entry layout")
-        return _exec(code, SourceMap(paths, at, files, lines, decls))
+        return _exec(code, scenarios, SourceMap(paths, at, files, lines, decls))
     except Exception as err:  # noqa: BLE001 - a bad entry of any kind is rebuilt, never fatal
         warn("cache entry %s skipped and rebuilt: %s: %s", entry, type(err).__name__, err)
         return None
 
 
-def _exec(code: Any, source_map: SourceMap) -> RuleSet:
+def _exec(code: types.CodeType, scenarios: types.CodeType | bytes, source_map: SourceMap) -> RuleSet:
+    """Run a compiled game's code; its scenarios' code (or their marshalled bytes) runs in the
+    same namespace when the rules are first asked for a scenario."""
     namespace: dict[str, Any] = {"__name__": "cardsmith_generated"}
     exec(code, namespace)  # noqa: S102 - code generated by our own compiler
     rules: RuleSet = namespace["build_rules"]()
     rules.source_map = source_map
+    rules.scenario_loader = partial(_scenarios, scenarios, namespace)
     return rules
+
+
+def _scenarios(code: types.CodeType | bytes, namespace: dict[str, Any]) -> Scenarios:
+    exec(marshal.loads(code) if isinstance(code, bytes) else code, namespace)  # noqa: S102 - as in _exec
+    scenarios: Scenarios = namespace["build_scenarios"]()
+    return scenarios
 
 
 def resolve_inputs(paths: list[str]) -> tuple[dict[str, str], list[Diagnostic]]:

@@ -37,6 +37,7 @@ from .rules import (
     CounterSpec,
     Reads,
     RuleSet,
+    Scenarios,
     TableSpec,
     TriggerSpec,
     ZoneSpec,
@@ -57,7 +58,7 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
-    "Reads", "RuleSet", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
+    "Reads", "RuleSet", "Scenarios", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
     "add", "at", "card_of", "concat", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
     "sub", "tick", "GameOver", "LOOP_LIMIT",
     *BUILTIN_FUNCTIONS,

@@ -169,6 +169,13 @@ class SourceMap(Struct):
         return f"{path}:{line}" + (f" in {self.decls[d - 1][1]}" if d else "")
 
 
+class Scenarios(Struct, frozen=True):
+    """A game's scenarios: how to run each one, and each one's properties."""
+
+    runs: dict[str, Callable[..., Any]]
+    props: dict[str, dict[str, list[str]]]
+
+
 class RuleSet(Struct):
     """Everything the runtime needs to play one game, produced by the compiler."""
 
@@ -184,8 +191,6 @@ class RuleSet(Struct):
     card_triggers: list[CardTriggerSpec]
     checks: list[CheckSpec]
     procedures: dict[str, Callable[..., Any]]
-    scenarios: dict[str, Callable[..., Any]]
-    scenario_props: dict[str, dict[str, list[str]]]
     addenda: dict[str, tuple[str, ...]]  # addendum -> characters that activate it
     entry: str  # the procedure that plays a whole game
     shown_fields: dict[str, str] = field(default_factory=dict)  # field -> label, shown in views
@@ -199,6 +204,8 @@ class RuleSet(Struct):
     use_event: str | None = None  # emitted by the rules (player, card) when a player uses a card
     first_mover: str | None = None  # a global counter that names the player who moves first
     source_map: SourceMap = field(default_factory=lambda: SourceMap.of({}, []))
+    scenario_loader: Callable[[], Scenarios] | None = None  # set by the loader: scenarios are code apart
+    _scenarios: Scenarios | None = None
     _by_field: dict[tuple[str, tuple[Any, ...]], list[str]] = field(default_factory=dict)
     _start_fields: dict[str | None, dict[str, Any]] = field(default_factory=dict)
     _check_indexes: dict[tuple[frozenset[str], frozenset[str]], CheckIndex] = field(default_factory=dict)
@@ -206,6 +213,20 @@ class RuleSet(Struct):
     _active: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
     _handlers: dict[frozenset[str], dict[str, list[Callable[..., Any]]]] = field(default_factory=dict)
     _cards_read: frozenset[str] | None = None
+
+    def scenario_book(self) -> Scenarios:
+        """The scenarios, loaded on first use (a game played or simulated never runs one)."""
+        if self._scenarios is None:
+            self._scenarios = self.scenario_loader() if self.scenario_loader is not None else Scenarios({}, {})
+        return self._scenarios
+
+    @property
+    def scenarios(self) -> dict[str, Callable[..., Any]]:
+        return self.scenario_book().runs
+
+    @property
+    def scenario_props(self) -> dict[str, dict[str, list[str]]]:
+        return self.scenario_book().props
 
     def handlers_in(self, active: frozenset[str]) -> dict[str, list[Callable[..., Any]]]:
         """The rule triggers by event in a game with these addenda active, in declared order;

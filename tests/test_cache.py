@@ -10,6 +10,7 @@ import marshal
 import os
 import stat
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,7 @@ def test_a_planted_entry_is_never_run(folder: Path, caplog: pytest.LogCaptureFix
     build_sources(SOURCES)
     marker = folder.parent / "pwned"
     evil = compile(f"open({str(marker)!r}, 'w').write('x')", "<evil>", "exec")
-    for payload in (entry_payload(evil, NO_MAP),
+    for payload in (entry_payload(evil, evil, NO_MAP),
                     marshal.dumps({"code": f"open({str(marker)!r}, 'w')", "paths": [], "at": b"", "files": b"",
                                    "source_lines": b"", "decls": []})):
         _entry(folder).write_bytes(b"\0" * 32 + payload)
@@ -84,7 +85,7 @@ def test_a_verified_entry_whose_code_raises_is_rebuilt(folder: Path, caplog: pyt
     store = open_cache()
     assert store is not None
     broken = compile("raise RuntimeError('bad entry')", "<broken>", "exec")
-    store.write(_entry(folder).name, entry_payload(broken, NO_MAP))
+    store.write(_entry(folder).name, entry_payload(broken, broken, NO_MAP))
     with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
         again = build_sources(SOURCES)
     assert again.ok and not again.from_cache and "RuntimeError" in caplog.text
@@ -97,18 +98,22 @@ def _map_fields(source_map: SourceMap) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("damage", ["arrays of unequal length", "a file index past the paths",
-                                    "a negative file index", "a ragged array", "an old layout"])
-def test_a_verified_entry_with_a_bad_source_map_is_rebuilt(folder: Path, damage: str,
-                                                           caplog: pytest.LogCaptureFixture) -> None:
+                                    "a negative file index", "a ragged array", "an old layout",
+                                    "scenarios that are not marshalled code"])
+def test_a_verified_entry_that_does_not_hold_together_is_rebuilt(folder: Path, damage: str,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
     """Even an entry this user's cardsmith wrote is read defensively: a source map that does
-    not hold together is a miss (the game is rebuilt), never a crash when an error is reported."""
+    not hold together, or scenarios that are not marshalled code, is a miss (the game is
+    rebuilt), never a crash when an error is reported or a scenario is run."""
     first = build_sources(SOURCES)
     assert first.rules is not None
     store = open_cache()
     assert store is not None
     data = marshal.loads(store.read(_entry(folder).name) or b"")
     good = _map_fields(first.rules.source_map)
-    assert data == {"code": data["code"], **good}, "the entry holds the code and the whole map"
+    assert data == {"code": data["code"], "scenarios": data["scenarios"], **good}, \
+        "the entry holds the code, the scenarios' code and the whole map"
+    assert isinstance(marshal.loads(data["scenarios"]), types.CodeType)
     two_lines = SourceMap.of({7: ("a.csm", 1), 9: ("a.csm", 2)}, [])
     bad = {**good, **_map_fields(two_lines)}
     if damage == "arrays of unequal length":
@@ -119,9 +124,11 @@ def test_a_verified_entry_with_a_bad_source_map_is_rebuilt(folder: Path, damage:
         bad["files"] = SourceMap.of({7: ("a.csm", 1), 9: ("a.csm", 2)}, []).files.tobytes()[:4] + b"\xff" * 4
     elif damage == "a ragged array":
         bad["source_lines"] = b"\x01\x02\x03"
-    else:
+    elif damage == "an old layout":
         bad = {"lines": {7: ("a.csm", 1)}, "decls": []}
-    store.write(_entry(folder).name, marshal.dumps({"code": data["code"], **bad}))
+    scenarios = data["code"] if damage == "scenarios that are not marshalled code" else data["scenarios"]
+    kept = {"code": data["code"], "scenarios": scenarios}
+    store.write(_entry(folder).name, marshal.dumps({**kept, **bad}))
     with caplog.at_level(logging.WARNING, logger="cardsmith.cache"):
         again = build_sources(SOURCES)
     assert again.ok and not again.from_cache

@@ -369,6 +369,24 @@ def test_scenarios_check_offers_winners_and_scripts() -> None:
     assert "the answer '选' fits several options" in str(outcome["ambiguous_answer"])
 
 
+def test_scenarios_are_code_apart_loaded_only_when_one_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's scenarios are compiled apart from its rules and run only when a scenario is
+    asked for (`play` never is); an error inside one is still located on its own source line."""
+    from cardsmith.runtime.session import run_scenario
+    monkeypatch.setenv("CARDSMITH_CACHE", str(tmp_path / "cache"))
+    text = SCENARIOS + 'procedure forever(n):\n    forever(n + 1)\nscenario runs_away "失控":\n' \
+        '    players hero vs sidekick\n    run:\n        forever(0)\n'
+    called = text.split("\n").index("        forever(0)") + 1
+    build_sources({"lang.csm": text})
+    cached = build_sources({"lang.csm": text})
+    assert cached.from_cache and cached.rules is not None
+    assert cached.rules._scenarios is None  # loaded, not yet run
+    assert run_scenario(cached.rules, "number_by_value") is None
+    failed = run_scenario(cached.rules, "runs_away")
+    assert failed is not None and failed.startswith("RuleViolation: calls nested too deeply")
+    assert f"lang.csm:{called} in scenario runs_away" in failed, failed
+
+
 def test_conditions_and_handlers_made_in_a_loop_keep_their_own_values() -> None:
     """A `while` of modify or forbid, and a `once` handler, made for each card of a loop see
     that card, not the last one the loop left behind."""
