@@ -188,15 +188,18 @@ def build(game: str | None, paths: tuple[str, ...], out_dir: str) -> None:
 
 
 @click.command()
-@click.argument("which", type=click.Choice(["protocol", "events"]), default="protocol")
+@click.argument("which", type=click.Choice(["protocol", "events", "check", "watch", "printed"]), default="protocol")
 def schema(which: str) -> None:
-    """Print a JSON Schema: of the protocol bots speak (`play --agent jsonl`), or of the
-    events file (`play --events`)."""
+    """Print a JSON Schema: of the protocol bots speak (`play --agent jsonl`), of the events
+    file (`play --events`), or of what `check --format json` writes (`check`: one document;
+    `watch`: each line of `check --watch`; `printed`: `check --printed FILE`)."""
     import json
 
+    from .check_report import schema as report_schema
     from .runtime.events import schema as events_schema
     from .runtime.protocol import schema as protocol_schema
-    document = protocol_schema() if which == "protocol" else events_schema()
+    document = protocol_schema() if which == "protocol" else events_schema() if which == "events" \
+        else report_schema(which)
     click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 from functools import cache
+from typing import Any
 
+import jsonschema
+
+from cardsmith.check_report import schema as report_schema
 from cardsmith.compiler.card_text import TextBook
 from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.diagnostics import Diagnostic
@@ -193,3 +197,9 @@ card spark "火花" ja "火花" en "Spark":
     power 2/1
     swift
 '''
+
+
+def assert_report(which: str, document: Any) -> None:
+    """A JSON document `cardsmith check` wrote is valid against its published schema
+    (`cardsmith schema check|watch|printed`)."""
+    jsonschema.Draft202012Validator(report_schema(which)).validate(document)

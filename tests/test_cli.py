@@ -8,13 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardsmith.check_report import schema as report_schema
 from cardsmith.cli import main
 from cardsmith.compiler.parse import parse_source
+from tests.helpers import assert_report
 
 COMMANDS = ["check", "build", "play", "ref", "explain", "scenarios", "soak", "demo"]
 
@@ -58,10 +61,29 @@ def test_json_output_lists_every_problem(tmp_path: Path) -> None:
             "card y \"b\":\n    goddess saine\n    type action\n    on_use:\n        mve 1\n")
     proc = _check(tmp_path, text, "--format", "json")
     data = json.loads(proc.stdout)
+    assert_report("check", data)
     lines = sorted(d["line"] for d in data["diagnostics"])
     assert proc.returncode == 1 and len(lines) >= 3
     assert {d["code"] for d in data["diagnostics"]} >= {"E101", "E104"}
     assert any(d["suggestion"] == "yurina" for d in data["diagnostics"])
+
+
+@pytest.mark.parametrize("which", ["check", "watch", "printed"])
+def test_the_published_report_schemas_are_current(which: str) -> None:
+    published = Path(__file__).resolve().parent.parent / "docs" / f"{which}-report.schema.json"
+    assert json.loads(published.read_text("utf-8")) == report_schema(which), \
+        f"{published.name} is stale: run `cardsmith schema {which} > docs/{published.name}`"
+
+
+def test_a_report_that_does_not_fit_its_schema_is_refused() -> None:
+    """The schemas hold something: a diagnostic without its place, or with a field of its own, fails."""
+    diagnostic = {"code": "E101", "severity": "error", "message": "m", "file": "f.csm", "line": 1, "col": 1,
+                  "end_line": 1, "end_col": 2, "hint": None, "suggestion": None}
+    assert_report("check", {"diagnostics": [diagnostic]})
+    for broken in ({k: v for k, v in diagnostic.items() if k != "line"}, {**diagnostic, "extra": 1},
+                   {**diagnostic, "severity": "fatal"}, {**diagnostic, "col": 0}):
+        with pytest.raises(jsonschema.ValidationError):
+            assert_report("check", {"diagnostics": [broken]})
 
 
 def test_caret_sits_under_cjk_text(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cardsmith.cli import main
-from tests.helpers import TEXT_GAME
+from tests.helpers import TEXT_GAME, assert_report
 
 CARDS = '''card burst "爆发" en "Burst":
     code "W-2"
@@ -67,6 +67,7 @@ def test_json_is_a_list_of_objects_or_an_object_holding_one(game: Path, tmp_path
     result = check(game, printed, "--printed-number", "no", "--format", "json")
     assert result.exit_code == 1
     report = json.loads(result.output)
+    assert_report("printed", report)
     assert (report["records"], report["agree"], report["not_found"]) == (4, 2, 1)
     assert [c["agrees"] for c in report["cards"]] == [True, False, False, True]
 
@@ -78,6 +79,9 @@ def test_the_summary_per_field_value(game: Path, tmp_path: Path) -> None:
     lines = result.output.splitlines()
     assert lines[0].split() == ["code", "agree", "cards", "share"]
     assert lines[2].split() == ["W-2", "1", "1", "100%"] and lines[3].split() == ["W-3", "1", "1", "100%"]
+    report = json.loads(check(game, printed, "--printed-by", "code", "--format", "json").output)
+    assert_report("printed", report)
+    assert report["by"] == {"W-2": {"agree": 1, "cards": 1}, "W-3": {"agree": 1, "cards": 1}}
 
 
 @pytest.mark.parametrize(("content", "options", "message"), [

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import MINI_GAME
+from tests.helpers import MINI_GAME, assert_report
 
 WAIT = 120.0  # seconds a check may take on a loaded machine before the test gives up
 CARD = '\ncard coin "金币":\n    power 2\n'
@@ -117,11 +117,13 @@ def test_json_gives_one_document_per_check(game: Path) -> None:
     running = Watcher(str(game), "--format", "json")
     try:
         first = json.loads(running.round(last="{")[-1])
+        assert_report("watch", first)
         assert first["changed"] == [] and [d for d in first["diagnostics"] if d["severity"] == "error"] == []
         assert [(g["game"], g["files"], g["cards"]) for g in first["games"]] == [("mini", 1, 1)]
         source = game / "mini.csm"
         _edit(source, MINI_GAME + CARD.replace("power 2", "power nowhere"))
         second = json.loads(running.round(last="{")[-1])
+        assert_report("watch", second)
         assert second["changed"] == [str(source)]
         errors = [(d["file"], d["line"]) for d in second["diagnostics"] if d["severity"] == "error"]
         assert errors == [(str(source), MINI_GAME.count("\n") + 3)]
