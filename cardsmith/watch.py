@@ -81,7 +81,9 @@ def _folders(sources: dict[str, str], targets: Iterable[str]) -> frozenset[str]:
 
 
 def _source_change(_change: object, path: str) -> bool:
-    return path.endswith(WATCHED_SUFFIXES)
+    """A source or template, or a folder (one made in a watched folder may hold sources of a
+    folder target, or be the `text/` folder of templates: the folders watched are worked out again)."""
+    return path.endswith(WATCHED_SUFFIXES) or os.path.isdir(path)
 
 
 def watch_check(groups: list[list[str]], fmt: str) -> None:
@@ -108,9 +110,11 @@ def _watch(groups: list[list[str]], fmt: str) -> None:
             return
         while True:
             found = check_round(groups, cache)
-            _report(found, fmt, changed)
             if found.folders != folders:
-                break  # a source moved to or from a folder: watch the new set, then check again
+                if not found.folders:
+                    _report(found, fmt, changed)  # what went, before the watch ends for want of folders
+                break  # sources in other folders: watch the new set, then check (and report) once it is live
+            _report(found, fmt, changed)
             batch = next((b for b in batches if b), None)
             if batch is None:
                 return  # interrupted

@@ -109,6 +109,15 @@ def test_each_edit_is_checked_again_until_ctrl_c(game: Path, watcher: Watcher) -
     assert grown[0].endswith("changed: more.csm"), grown
     assert any(line.startswith("mini: 2 file(s), 2 card(s)") for line in grown), grown
 
+    (game / "extra").mkdir()  # a folder of the folder target: its sources join the game, and it is watched
+    _edit(game / "extra" / "third.csm", CARD.replace("coin", "pearl").replace("金币", "珍珠"))
+    deeper = watcher.round()
+    assert deeper[0].endswith("changed: extra"), deeper
+    assert any(line.startswith("mini: 3 file(s), 3 card(s)") for line in deeper), deeper
+    _edit(game / "extra" / "third.csm", CARD.replace("coin", "jade").replace("金币", "玉"))
+    inside = watcher.round()  # the next report is this edit's: the change of folders was reported once
+    assert inside[0].endswith("changed: third.csm"), inside
+
     code, err = watcher.stop()
     assert code == 0 and "Traceback" not in err, err
 
