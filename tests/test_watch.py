@@ -141,6 +141,41 @@ def test_json_gives_one_document_per_check(game: Path) -> None:
     assert code == 0 and "Traceback" not in err, err
 
 
+DESIGNED = """use sakura
+
+card tw_a1 "试刃" en "Test Blade":
+    goddess yurina
+    number "NA-01-tw-O-N-1"
+    type attack
+    range 3-4
+    damage 2/1
+    invented
+    text "【攻击后】获得1樱花结晶。"
+"""
+
+
+def test_the_card_text_templates_beside_the_sources_are_watched_too(tmp_path: Path) -> None:
+    """A designer's `text/` folder of card-text templates, made while watching, is watched: a
+    template that does not compile is reported (E117, found while phrasing the suggestion for
+    the card whose text disagrees), and fixing it is checked again with the new template."""
+    (tmp_path / "d.csm").write_text(DESIGNED, encoding="utf-8")
+    running = Watcher(str(tmp_path))
+    try:
+        first = running.round()
+        assert any("warning[W201]" in line for line in first) and not any("error[" in line for line in first), first
+        (tmp_path / "text").mkdir()
+        _edit(tmp_path / "text" / "zh.j2", "{% if %}\n")
+        broken = running.round()
+        assert any("error[E117]" in line and "zh.j2" in line for line in broken), broken
+        _edit(tmp_path / "text" / "zh.j2", "{# the library's phrasing, unchanged #}\n")
+        fixed = running.round()
+        assert fixed[0].endswith("changed: zh.j2"), fixed
+        assert not any("error[" in line for line in fixed) and any("warning[W201]" in line for line in fixed), fixed
+    finally:
+        code, err = running.stop()
+    assert code == 0 and "Traceback" not in err, err
+
+
 def test_a_watched_folder_that_goes_away_ends_the_watch_with_a_reason(game: Path, watcher: Watcher) -> None:
     watcher.round()
     shutil.rmtree(game)
