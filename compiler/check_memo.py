@@ -3,14 +3,18 @@ again after an edit re-checks only what may have changed (the language server ch
 keystroke).
 
 A card's or scenario's check reads only the game's other declarations and what names its cards:
-their names, labels and text properties (a card number). Parsed files are remembered by content
-(`parse_cache.py`), so an unchanged declaration is the same object from one build to the next.
-The memo is therefore keyed by the declaration's identity within an *environment*, the
-identities of every declaration that is not a card or a scenario: an edit to a rule changes it
-and everything is checked again. When only the cards changed, what they can be named by is
-compared with the last check: a check whose declaration's source holds a name that came or went
-is forgotten (and so is every check that reported something, since a suggestion may name any
-card), the others are kept. Adding a card thus re-checks that card and the few that mention it.
+their names, labels and text properties (a card number); of a procedure it reads only the
+signature (name, parameters, labels), and nothing of the triggers, replacements, added options,
+state checks and standing actions. Parsed files are remembered by content (`parse_cache.py`),
+so an unchanged declaration is the same object from one build to the next. The memo is
+therefore keyed by the declaration's identity within two environments: the identities of every
+rule (every declaration that is not a card or a scenario), for the check of the rules as one
+unit, and their *interface* (each rule as it is written, without its places, procedures by
+signature, rule behaviours by kind alone), for the cards and scenarios. An edit to a procedure's
+or a trigger's body re-checks the rules alone; an edit that changes the interface re-checks
+everything. When only the cards changed, what they can be named by is compared with the last
+check: a check whose declaration's source holds a name that came or went is forgotten (and so is
+every check that reported something, since a suggestion may name any card), the others are kept.
 The memo keeps what its keys name alive, so an identity is never reused while it is remembered."""
 
 from __future__ import annotations
@@ -34,10 +38,29 @@ Namings = dict[str, frozenset[str]]  # card name -> the folded texts that name i
 
 
 def environment(files: list[s.SourceFile]) -> tuple[Env, list[s.Node]]:
-    """The environment of a game's cards and scenarios, and the nodes it names (to keep alive)."""
+    """The environment of the rules' check (their identities), and the rules (kept alive)."""
     rules: list[s.Node] = [item for f in files for item in f.items
-             if not (isinstance(item, s.Entity) and item.what in ("card", "scenario"))]
+                           if not (isinstance(item, s.Entity) and item.what in ("card", "scenario"))]
     return tuple(id(r) for r in rules), rules
+
+
+BEHAVIOURS = (s.Trigger, s.Replace, s.AddedOption, s.Check, s.Action)  # rules no card or scenario reads
+
+
+def interface(node: object) -> object:
+    """What the checks of cards and scenarios can read of a rule: the rule as written, without
+    its places (a line added above it changes nothing), a procedure by its signature, a rule
+    behaviour by its kind alone."""
+    if isinstance(node, s.Procedure):
+        return "procedure", node.name, node.params, node.types, interface(node.labels)
+    if isinstance(node, BEHAVIOURS):
+        return type(node).__name__
+    if isinstance(node, (tuple, list)):
+        return tuple(interface(item) for item in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
+    return (type(node).__name__, *(interface(value) for name in node.__dataclass_fields__
+                                   if not isinstance(value := getattr(node, name), Span)))
 
 
 def fold(text: str) -> str:
@@ -118,18 +141,34 @@ class Memo:
     found: dict[int, Found] = field(default_factory=dict)
     namings: Namings = field(default_factory=dict)
     named: dict[int, tuple[s.Entity, frozenset[str]]] = field(default_factory=dict)  # by card identity
+    interface: tuple[object, ...] | None = None  # the rules' `interface`, when the entries were found
+    interfaces: dict[int, tuple[s.Node, object]] = field(default_factory=dict)  # each rule's, by identity
 
     def enter(self, env: Env, keep: list[s.Node], sym: Symbols) -> None:
-        """Start a check: afresh when a rule changed, else forget what a change of the cards'
-        names may have changed."""
+        """Start a check: afresh when the rules' interface changed, without the rules' own
+        check when a rule changed, and forgetting what a change of the cards' names may have
+        changed."""
         if env != self.env:
-            self.env, self.keep, self.found, self.namings, self.named = env, keep, {}, {}, {}
+            rules = self.rules_interface(keep)
+            if rules != self.interface:
+                self.interface, self.found, self.namings, self.named = rules, {}, {}, {}
+            self.env, self.keep = env, keep
+            self.found.pop(RULES, None)
         namings = self.card_namings(sym)
         changed = {w for name in self.namings.keys() | namings.keys()
                    for w in self.namings.get(name, frozenset()) ^ namings.get(name, frozenset())}
         self.namings = namings
         if changed and self.found:
             self.forget(lines_naming(changed, sym.sources))
+
+    def rules_interface(self, rules: list[s.Node]) -> tuple[object, ...]:
+        """Every rule's `interface`, worked out once for each rule object."""
+        fresh: dict[int, tuple[s.Node, object]] = {}
+        for r in rules:
+            hit = self.interfaces.get(id(r))
+            fresh[id(r)] = hit if hit is not None and hit[0] is r else (r, interface(r))
+        self.interfaces = fresh
+        return tuple(fresh[id(r)][1] for r in rules)
 
     def card_namings(self, sym: Symbols) -> Namings:
         """Each card's `namings_of`, worked out once for each card object (the fields that are
@@ -152,11 +191,12 @@ class Memo:
                       if not f.diagnostics and not (touched(f.decl.span) if f.decl is not None else rules_touched)}
 
     def copy(self) -> Memo:
-        return Memo(self.env, self.keep, self.found, self.namings, self.named)
+        return Memo(self.env, self.keep, self.found, self.namings, self.named, self.interface, self.interfaces)
 
     def load(self, other: Memo) -> None:
         self.env, self.keep, self.found = other.env, other.keep, other.found
         self.namings, self.named = other.namings, other.named
+        self.interface, self.interfaces = other.interface, other.interfaces
 
     def get(self, decl: s.Node) -> Found | None:
         found = self.found.get(id(decl))

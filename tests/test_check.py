@@ -255,9 +255,10 @@ def _count_checks(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]
 
 def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cards and scenarios are re-checked only when they (or the rules around them) changed,
-    and the rules only when a rule or a card's name changed (`check_memo.py`): after edits to a
-    card and to a rule, the diagnostics, resolutions, card properties and the names steps
-    define are those of a check from nothing."""
+    and the rules only when a rule or a card's name changed (`check_memo.py`): a card's edit
+    re-checks that card, a procedure's body the rules alone, a zone's name everything; each time
+    the diagnostics, resolutions, card properties and the names steps define are those of a
+    check from nothing."""
     from cardsmith.compiler import check_memo
     from cardsmith.compiler.check import check
     from cardsmith.compiler.parse import parse_source
@@ -267,15 +268,19 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
     base = {"mini.csm": MINI_GAME, "cards.csm": "use mini\n" + cards}
     edits = [("cards.csm", "move 1 chip from bank to self.purse\n\ncard c3",  # the last line of c2
               "move 1 chip from bank to self.nowhere\n\ncard c3"),          # a card breaks
-             ("mini.csm", 'zone purse "钱包"', 'zone wallet "钱包"')]       # a rule changes: all again
+             ("mini.csm", "move 2 chip", "\n            move 3 chip"),      # a procedure's body: the rules again
+             ("mini.csm", 'zone purse "钱包"', 'zone wallet "钱包"')]       # a rule's interface changes: all again
 
     def found(checked: Checked, diags: list[Diagnostic]) -> tuple[object, ...]:
         return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
                 checked.card_props, checked.step_names)
 
-    def fresh(sources: dict[str, str]) -> tuple[object, ...]:
+    def fresh(sources: dict[str, str]) -> tuple[object, ...]:  # with a memo of its own
+        kept = check_memo.MEMO.copy()
         check_memo.MEMO.load(check_memo.Memo())
-        return found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
+        result = found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
+        check_memo.MEMO.load(kept)
+        return result
 
     checked_cards, checked_procedures = _count_checks(monkeypatch)
     sources = dict(base)
@@ -283,7 +288,7 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
     every_procedure = list(checked_procedures)
     assert every_procedure
     for (path, old, new), rechecked, procedures in zip(
-            edits, (["c2"], [f"c{i}" for i in range(6)]), ([], every_procedure), strict=True):
+            edits, (["c2"], [], [f"c{i}" for i in range(6)]), ([], every_procedure, every_procedure), strict=True):
         sources[path] = sources[path].replace(old, new, 1)
         checked_cards.clear()
         checked_procedures.clear()
