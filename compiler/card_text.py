@@ -48,7 +48,12 @@ _EXPLANATION = re.compile(r"\s*[（(][^（）()]*[）)]\s*$")  # beside a game's
 
 
 class TextTemplateError(Exception):
-    """A template that cannot be read or rendered: its file and the reason."""
+    """A template that cannot be read or rendered: its file and the reason, and (`where`) the
+    template file and line the reason points at, when that is known."""
+
+    def __init__(self, message: str, where: tuple[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 @dataclass
@@ -113,7 +118,7 @@ def _compiled(folders: tuple[Path, ...], language: str, files: tuple[tuple[int, 
         try:
             modules.append(env.get_template(f"{i}/{path.name}").module)
         except TemplateError as err:
-            raise TextTemplateError(f"{path}: {err}") from None
+            raise TextTemplateError(f"{path}: {err}", (str(path), getattr(err, "lineno", None) or 1)) from None
     return Templates(language, modules, [str(path) for _, path, _, _ in files])
 
 

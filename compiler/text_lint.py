@@ -90,8 +90,9 @@ def _suggestion(ctx: Context, book: TextBook, name: str, language: str, broken: 
     except TextTemplateError as err:
         broken.add(language)
         game = ctx.sym.game
-        ctx.error("E117", str(err), game.name_span if game is not None else s.NO_SPAN,
-                  hint="fix the template, or remove it to use the library's phrasing")
+        where = s.Span(err.where[0], err.where[1], 1, err.where[1], 1) if err.where is not None else \
+            game.name_span if game is not None else s.NO_SPAN
+        ctx.error("E117", str(err), where, hint="fix the template, or remove it to use the library's phrasing")
         return None
 
 

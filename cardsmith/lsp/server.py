@@ -176,14 +176,18 @@ class CardsmithServer(LanguageServer):
         return game if game.current is not None else None
 
     def publish(self, game: Game, build: Build) -> None:
+        """Each file's diagnostics: the game's sources, and other files a diagnostic is located
+        in (a card-text template beside the sources); a file whose diagnostics went is cleared."""
         by_file: dict[str, list[lsp.Diagnostic]] = {}
         library = os.path.realpath(library_root()) + os.sep
         for d in self._unique(build.diagnostics):
-            if d.span.file in build.snapshot.sources:
-                lines = self.lines(d.span.file, build)
-                by_file.setdefault(d.span.file, []).append(
+            path = d.span.file
+            if path in build.snapshot.sources or os.path.isabs(path) and os.path.isfile(path):
+                lines = self.lines(path, build)
+                by_file.setdefault(path, []).append(
                     convert(d, lines, self.explanations, lambda sp: self.locate(sp, build)))
-        for path in build.snapshot.sources:
+        others = [p for p in {*by_file, *game.published} if p not in build.snapshot.sources]
+        for path in [*build.snapshot.sources, *sorted(others)]:
             shown = by_file.get(path, [])
             opened = path in self.ws.docs
             if not opened and path.startswith(library) or not (opened or shown or path in game.published):
