@@ -133,8 +133,8 @@ class Found:
 
 @dataclass
 class Memo:
-    """The declarations found in one environment (a new environment starts afresh), and what
-    named the cards when they were found."""
+    """What the checks found, by declaration, with the environments they were found in (the
+    rules' identities and interface) and what named the cards then."""
 
     env: Env | None = None
     keep: list[s.Node] = field(default_factory=list)
@@ -171,8 +171,8 @@ class Memo:
         return tuple(fresh[id(r)][1] for r in rules)
 
     def card_namings(self, sym: Symbols) -> Namings:
-        """Each card's `namings_of`, worked out once for each card object (the fields that are
-        text-typed are rules, so they stay the same within one environment)."""
+        """Each card's `namings_of`, worked out once for each card object (which fields are
+        text-typed is part of the rules' interface: when it changes, this starts afresh)."""
         text_fields = {n for n, f in sym.fields.items() if f.type == "text"}
         named = {}
         for card in sym.cards.values():
@@ -207,7 +207,8 @@ MEMO = Memo()
 
 
 def remembered(ctx: Context, decl: s.Entity, check: Callable[[], object]) -> Found:
-    """Check a card or scenario, or replay what checking it found in this environment."""
+    """Check a card or scenario, or replay what checking it found (`Memo.enter` says how long
+    that holds)."""
     found = MEMO.get(decl)
     if found is not None:
         found.replay(ctx)
@@ -220,9 +221,9 @@ def remembered(ctx: Context, decl: s.Entity, check: Callable[[], object]) -> Fou
 
 
 def rules_remembered(ctx: Context, check: Callable[[], object]) -> Found:
-    """Check every rule (all but the cards and scenarios), or replay what that found in this
-    environment: the rules' checks read nothing else (of the cards, only their names and labels,
-    which the environment holds)."""
+    """Check every rule (all but the cards and scenarios), or replay what that found while no
+    rule changed: of the cards, the rules' checks read only what names them (`Memo.enter`
+    forgets this check when such a name in a rule's source came or went)."""
     found = MEMO.found.get(RULES)
     if found is not None:
         found.replay(ctx)
