@@ -5,7 +5,8 @@ check memo is not thread-safe), so requests are answered in turn with builds. A 
 its game's build after a pause in typing (`debounce`); a request about a file whose latest
 text has not been built yet builds it first, so an answer never speaks of an older text. The
 diagnostics of a build are published for the game's files that are open or that have (or
-had) diagnostics, except the bundled library's files nobody opened."""
+had) diagnostics, and for a card-text template beside them that a diagnostic is located in,
+except the bundled library's files nobody opened."""
 
 from __future__ import annotations
 
