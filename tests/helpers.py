@@ -203,3 +203,18 @@ def assert_report(which: str, document: Any) -> None:
     """A JSON document `cardsmith check` wrote is valid against its published schema
     (`cardsmith schema check|watch|printed`)."""
     jsonschema.Draft202012Validator(report_schema(which)).validate(document)
+
+
+# A designer's file on the Sakura library with one card whose text disagrees with its
+# definition (W201): the card-text templates are used for its suggestion.
+DISAGREEING_CARD = """use sakura
+
+card tw_a1 "试刃" en "Test Blade":
+    goddess yurina
+    number "NA-01-tw-O-N-1"
+    type attack
+    range 3-4
+    damage 2/1
+    invented
+    text "【攻击后】获得1樱花结晶。"
+"""

@@ -22,6 +22,7 @@ import pytest
 from cardsmith.compiler.builtins import BUILTINS
 from cardsmith.compiler.fmt import format_text
 from cardsmith.compiler.library import library_root
+from tests.helpers import DISAGREEING_CARD
 
 TIMEOUT = 180.0  # seconds: the first check of the sakura game parses it from scratch
 
@@ -376,25 +377,12 @@ def test_an_edit_is_checked_again_and_the_error_goes(session: dict[str, Any]) ->
     assert "type attack" in hover["contents"]["value"]
 
 
-TEMPLATED = """use sakura
-
-card tw_a1 "试刃" en "Test Blade":
-    goddess yurina
-    number "NA-01-tw-O-N-1"
-    type attack
-    range 3-4
-    damage 2/1
-    invented
-    text "【攻击后】获得1樱花结晶。"
-"""
-
-
 def test_a_broken_card_text_template_is_diagnosed_in_the_template(tmp_path: Path) -> None:
     """A designer's `text/zh.j2` that does not compile is reported on the template's own line
     (E117, met while phrasing the suggestion for a card whose text disagrees), not on the
     library's game line; once fixed, the next build clears it."""
     mine = tmp_path / "d.csm"
-    mine.write_text(TEMPLATED, "utf-8")
+    mine.write_text(DISAGREEING_CARD, "utf-8")
     (tmp_path / "text").mkdir()
     template = tmp_path / "text" / "zh.j2"
     template.write_text("{# fine so far #}\n{% if %}\n", "utf-8")
@@ -403,13 +391,13 @@ def test_a_broken_card_text_template_is_diagnosed_in_the_template(tmp_path: Path
         client.result("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
         client.notify("initialized")
         client.notify("textDocument/didOpen", {"textDocument": {"uri": mine.as_uri(), "languageId": "cardsmith",
-                                                               "version": 1, "text": TEMPLATED}})
+                                                               "version": 1, "text": DISAGREEING_CARD}})
         assert [d["code"] for d in client.diagnostics(mine.as_uri(), 1)] == ["W201"]
         (broken,) = client.diagnostics(template.as_uri())
         assert broken["code"] == "E117" and broken["range"]["start"] == at(1, 0), broken
         template.write_text("{# the library's phrasing, unchanged #}\n", "utf-8")
         client.notify("textDocument/didChange", {"textDocument": {"uri": mine.as_uri(), "version": 2},
-                                                 "contentChanges": [{"text": TEMPLATED + "\n"}]})
+                                                 "contentChanges": [{"text": DISAGREEING_CARD + "\n"}]})
         assert [d["code"] for d in client.diagnostics(mine.as_uri(), 2)] == ["W201"]
         assert client.diagnostics(template.as_uri()) == []
     finally:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import MINI_GAME, assert_report
+from tests.helpers import DISAGREEING_CARD, MINI_GAME, assert_report
 
 WAIT = 120.0  # seconds a check may take on a loaded machine before the test gives up
 CARD = '\ncard coin "金币":\n    power 2\n'
@@ -141,24 +141,11 @@ def test_json_gives_one_document_per_check(game: Path) -> None:
     assert code == 0 and "Traceback" not in err, err
 
 
-DESIGNED = """use sakura
-
-card tw_a1 "试刃" en "Test Blade":
-    goddess yurina
-    number "NA-01-tw-O-N-1"
-    type attack
-    range 3-4
-    damage 2/1
-    invented
-    text "【攻击后】获得1樱花结晶。"
-"""
-
-
 def test_the_card_text_templates_beside_the_sources_are_watched_too(tmp_path: Path) -> None:
     """A designer's `text/` folder of card-text templates, made while watching, is watched: a
     template that does not compile is reported (E117, found while phrasing the suggestion for
     the card whose text disagrees), and fixing it is checked again with the new template."""
-    (tmp_path / "d.csm").write_text(DESIGNED, encoding="utf-8")
+    (tmp_path / "d.csm").write_text(DISAGREEING_CARD, encoding="utf-8")
     running = Watcher(str(tmp_path))
     try:
         first = running.round()
