@@ -753,6 +753,11 @@ class SourceFile(Node):
     items: tuple[Decl, ...] = field(default=())
 
 
+_LEAVES = frozenset({"Span", "Span | None", "str", "int", "bool", "str | None", "int | None", "Labels", "tuple[str, ...]",
+                     "tuple[str | None, ...]"})  # field types that never hold a node
+_CHILDREN: dict[type, tuple[str, ...]] = {}  # each node class's fields that may hold nodes
+
+
 def walk(root: object) -> Iterator[Node]:
     """Every node in a node, or in a tuple or list of nodes, in no particular order."""
     stack = [root]
@@ -760,6 +765,10 @@ def walk(root: object) -> Iterator[Node]:
         item = stack.pop()
         if isinstance(item, Node):
             yield item
-            stack.extend(getattr(item, f.name) for f in fields(item))  # type: ignore[arg-type]
+            names = _CHILDREN.get(type(item))
+            if names is None:
+                names = _CHILDREN[type(item)] = tuple(
+                    f.name for f in fields(item) if f.type not in _LEAVES)  # type: ignore[arg-type]
+            stack.extend([getattr(item, name) for name in names])
         elif isinstance(item, (tuple, list)):
             stack.extend(item)
