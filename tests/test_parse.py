@@ -16,6 +16,30 @@ def test_grammar_builds_strict_lalr() -> None:
     assert parser.options.parser == "lalr"
 
 
+def test_walk_reaches_every_node_through_every_field() -> None:
+    """`syntax.walk` skips the fields whose types never hold a node: it must still reach what a
+    walk through every field reaches (a designer's goddess: addenda, procedures, cards, scenarios)."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    def everything(root: object) -> list[int]:
+        found, stack = [], [root]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, s.Node):
+                found.append(id(item))
+                stack.extend(getattr(item, f.name) for f in fields(item))
+            elif isinstance(item, (tuple, list)):
+                stack.extend(item)
+        return sorted(found)
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "hotaru"
+    for path in sorted(folder.glob("*.csm")):
+        parsed, diags = parse_source(str(path), path.read_text("utf-8"))
+        assert not diags and parsed.items
+        assert sorted(map(id, s.walk(parsed.items))) == everything(parsed.items), path.name
+
+
 def test_card_parses_to_frozen_dataclasses_with_spans() -> None:
     text = 'card c1 "斬" en "Slash":\n    range 3-4\n    damage 3/1\n    after_attack:\n        move 1 crystal from dust to self.aura\n'
     f, diags = parse_source("x.csm", text)
