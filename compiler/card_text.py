@@ -73,9 +73,24 @@ class Templates:
             if macro is not None:
                 try:
                     return " ".join(str(macro(*args)).split())
-                except TemplateError as err:
-                    raise TextTemplateError(f"{' / '.join(self.names)}: macro {name}: {err}") from None
+                except Exception as err:  # noqa: BLE001 - a template is the designer's: whatever it does wrong is theirs
+                    raise TextTemplateError(f"{' / '.join(self.names)}: macro {name}: {type(err).__name__}: {err}",
+                                            _template_line(err)) from None
         raise TextTemplateError(f"{' / '.join(self.names)}: no macro {name!r} for the language {self.language}")
+
+
+def _template_line(err: BaseException) -> tuple[str, int] | None:
+    """The template file and line an error was raised in: the innermost frame of a compiled
+    template (Jinja keeps the template in its globals and maps its lines back), or None when
+    the error was raised outside any (a macro called with the wrong number of values)."""
+    where = None
+    tb = err.__traceback__
+    while tb is not None:
+        template = tb.tb_frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            where = template.filename, template.get_corresponding_lineno(tb.tb_lineno)
+        tb = tb.tb_next
+    return where
 
 
 def template_folders(checked: Checked, library: Path) -> list[Path]:
@@ -119,6 +134,8 @@ def _compiled(folders: tuple[Path, ...], language: str, files: tuple[tuple[int, 
             modules.append(env.get_template(f"{i}/{path.name}").module)
         except TemplateError as err:
             raise TextTemplateError(f"{path}: {err}", (str(path), getattr(err, "lineno", None) or 1)) from None
+        except Exception as err:  # noqa: BLE001 - what a template's own lines do wrong as they run is the designer's
+            raise TextTemplateError(f"{path}: {type(err).__name__}: {err}", _template_line(err) or (str(path), 1)) from None
     return Templates(language, modules, [str(path) for _, path, _, _ in files])
 
 

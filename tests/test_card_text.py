@@ -211,6 +211,33 @@ def test_a_game_phrases_its_own_procedures_and_a_broken_or_hostile_template_is_a
     assert broken.exit_code == 2 and "en.j2" in broken.output and "Traceback" not in broken.output
 
 
+@pytest.mark.parametrize(("template", "where", "reason"), [
+    ("{% macro call_gain() %}x{% endmacro %}\n", None, "TypeError: macro 'call_gain' takes not more than 0"),
+    ("{% macro call_gain(args) %}\n{{ 1 / 0 }}\n{% endmacro %}\n", 2, "ZeroDivisionError"),
+    ("\n\n{% set half = 1 / 0 %}\n", 3, "ZeroDivisionError"),
+    ("{% macro call_gain(args) %}\n{{ args.nothing.deeper }}{% endmacro %}\n", 2, "UndefinedError"),
+])
+def test_a_template_that_fails_as_it_runs_is_an_error_on_its_line(tmp_path: Path, template: str, where: int | None,
+                                                                     reason: str) -> None:
+    """A designer's template whose macro takes the wrong values, or whose lines raise as they run
+    (in a macro or at its top), is E117 on the template's line when one is known — never an
+    internal error."""
+    folder = tmp_path / "g"
+    (folder / "text").mkdir(parents=True)
+    (folder / "game.csm").write_text(TEXT_GAME.replace("language zh", "language en") + 'procedure gain(p) "获得":\n'
+                                     '    move 1 chip from bank to p.purse\n'
+                                     'card b "乙" en "B":\n    code "B"\n    text "Gain 5 chips."\n'
+                                     '    on_play:\n        gain(self)\n', "utf-8")
+    template_file = folder / "text" / "en.j2"
+    template_file.write_text(template, "utf-8")
+    result = CliRunner().invoke(main, ["check", str(folder)])
+    assert result.exit_code == 1 and "internal error" not in result.output, result.output
+    line = next(ln for ln in result.output.splitlines() if "error[E117]" in ln)
+    assert reason in line, line
+    if where is not None:
+        assert line.startswith(f"{template_file}:{where}:1: error[E117]"), line
+
+
 def card_cli(_: str, game: str, name: str) -> Result:
     return CliRunner().invoke(main, ["card", game, name])
 
