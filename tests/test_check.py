@@ -8,6 +8,7 @@ import pytest
 
 from cardsmith.compiler.checked import Checked
 from cardsmith.compiler.diagnostics import Diagnostic
+from cardsmith.compiler.load import game_files
 from tests.helpers import MINI_GAME, build_text, codes, problems
 
 
@@ -346,6 +347,66 @@ def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkey
         named.append((any("c0: the text names the card 牌9 (c9)" in d for d in again[0]),
                       any("c1: the definition has the card" in d for d in again[0])))
     assert named == [(True, True), (False, True), (False, False), (False, False), (False, False)]
+
+
+def test_edits_inside_sakuras_rule_bodies_are_checked_again_as_a_fresh_check_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo's rules interface on the real library: a number changed inside the body of a
+    procedure, trigger, replacement, check or action of Sakura (every other edit also adds a
+    line, moving what follows), checked again with the memo, finds what a check from nothing
+    finds, and re-checks no card. Edits drawn with a fixed seed; CARDSMITH_FUZZ_SCALE=N tries N
+    times as many."""
+    import os
+    import random
+    import re
+
+    from cardsmith.compiler import check_memo
+    from cardsmith.compiler import syntax as s
+    from cardsmith.compiler.cache import open_cache
+    from cardsmith.compiler.check import check
+    from cardsmith.compiler.load import read_sources
+    from cardsmith.compiler.parse_cache import parse_file
+    sources, _ = read_sources(game_files("sakura"))
+    cache = open_cache()
+
+    def found(sources: dict[str, str], fresh: bool = False) -> tuple[object, ...]:
+        """Diagnostics, card properties, step names, and what each node of these very objects
+        resolves to and its type (a replayed check must cover the nodes the parse made now)."""
+        files = [parse_file(p, t, cache)[0] for p, t in sources.items()]
+        kept = check_memo.MEMO.copy()
+        if fresh:
+            check_memo.MEMO.load(check_memo.Memo())
+        checked, diags = check(files)
+        if fresh:
+            check_memo.MEMO.load(kept)
+        nodes = [(checked.resolution.get(n), checked.types.get(n)) for n in s.walk([f.items for f in files])]
+        return sorted(str(d.span) + d.message for d in diags), checked.card_props, checked.step_names, nodes
+
+    rules = [(path, node) for path, text in sources.items() for item in parse_file(path, text, cache)[0].items
+             for node in (item.items if isinstance(item, s.Addendum) else (item,))
+             if isinstance(node, (s.Procedure, s.Trigger, s.Replace, s.Check, s.Action))]
+    number = re.compile(r"(?<![\w.\"])(\d+)(?![\w\"])")
+    draw = random.Random(16)
+    found(sources)
+    checked_cards, _ = _count_checks(monkeypatch)
+    edits = 0
+    while edits < 3 * int(os.environ.get("CARDSMITH_FUZZ_SCALE", "1")):
+        path, node = draw.choice(rules)
+        lines = sources[path].split("\n")
+        body = [i for i in range(node.span.line, node.span.end_line - 1)
+                if number.search(lines[i]) and not lines[i].lstrip().startswith(("#", "decision"))]
+        if not body:
+            continue
+        at = draw.choice(body)
+        changed = number.sub(lambda m: str(int(m.group(1)) + 1), lines[at], count=1)
+        edited = {**sources, path: "\n".join([*lines[:at], changed, *([""] if edits % 2 else []), *lines[at + 1:]])}
+        checked_cards.clear()
+        again = found(edited)
+        moved = {c for c in checked_cards if edits % 2}  # cards below an added line are new objects
+        assert set(checked_cards) == moved, (path, at)
+        assert again == found(edited, fresh=True), (path, at + 1)
+        found(sources)
+        edits += 1
 
 
 def test_an_undo_rechecks_only_the_card_it_brings_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
