@@ -2,8 +2,9 @@
 `cardsmith schema check|watch|printed` prints: `check --format json`, each line of
 `check --watch --format json`, and `check --printed FILE --format json`.
 
-The commands write these documents with the standard `json` module (a check starts faster
-without msgspec); the tests hold what they write against these schemas."""
+`check --watch` encodes its lines from these types; `check` and `check --printed` write theirs
+with the standard `json` module (a warm check starts faster without msgspec), and the tests hold
+what they write against these schemas."""
 
 from __future__ import annotations
 

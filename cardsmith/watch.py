@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import msgspec
 
+from .check_report import DiagnosticReport, GameSummary, WatchReport
 from .cmd_check import summary_line
 from .common import fail
 from .compiler.cache import Cache, open_cache
@@ -27,24 +29,12 @@ WATCHED_SUFFIXES = (SOURCE_SUFFIX, ".j2")  # sources, and the card-text template
 
 
 @dataclass
-class Summary:
-    """What one check of one game found besides its diagnostics."""
-
-    game: str
-    files: int
-    cards: int
-    procedures: int
-    scenarios: int
-    seconds: float
-
-
-@dataclass
 class Round:
     """One check of every target: the sources read, what was found, and the folders to watch."""
 
     sources: dict[str, str]
     diagnostics: list[Diagnostic]
-    summaries: list[Summary]
+    summaries: list[GameSummary]
     folders: frozenset[str]
 
 
@@ -52,7 +42,7 @@ def check_round(groups: list[list[str]], cache: Cache | None) -> Round:
     """Parse and check each group of targets (see `cmd_check.group_targets`)."""
     sources: dict[str, str] = {}
     found: list[Diagnostic] = []
-    summaries: list[Summary] = []
+    summaries: list[GameSummary] = []
     for group in groups:
         texts, diags = resolve_inputs(group)
         sources.update(texts)
@@ -63,8 +53,8 @@ def check_round(groups: list[list[str]], cache: Cache | None) -> Round:
             diags.extend(more)
             sym = checked.symbols
             if sym.game is not None:
-                summaries.append(Summary(sym.game.name, len(texts), len(sym.cards), len(sym.procedures),
-                                         len(sym.scenarios), time.perf_counter() - started))
+                summaries.append(GameSummary(sym.game.name, len(texts), len(sym.cards), len(sym.procedures),
+                                             len(sym.scenarios), time.perf_counter() - started))
         found.extend(diags)
     return Round(sources, found, summaries, _folders(sources, (t for g in groups for t in g)))
 
@@ -132,16 +122,15 @@ def _sources(groups: list[list[str]]) -> tuple[dict[str, str], list[str]]:
 def _report(found: Round, fmt: str, changed: list[str]) -> None:
     """One round: a JSON line for tools, or the diagnostics and summaries for people."""
     if fmt == "json":
-        import json  # here: only --format json needs it
-        click.echo(json.dumps({"changed": changed, "diagnostics": [d.to_json() for d in found.diagnostics],
-                               "games": [vars(s) for s in found.summaries]}, ensure_ascii=False))
+        line = WatchReport(changed, [DiagnosticReport(**d.to_json()) for d in found.diagnostics], found.summaries)
+        click.echo(msgspec.json.encode(line).decode())
         return
     names = printable(", ".join(Path(p).name for p in changed))
     click.echo(f"[{time.strftime('%H:%M:%S')}] " + (f"changed: {names}" if changed else "first check"))
     if found.diagnostics:
         click.echo(render_all(found.diagnostics, found.sources))
     for summary in found.summaries:
-        click.echo(summary_line(**vars(summary)))
+        click.echo(summary_line(**msgspec.structs.asdict(summary)))
     if found.folders:
         click.echo(f"watching {len(found.folders)} folder(s) for changes to {' and '.join(WATCHED_SUFFIXES)} "
                    "files (Ctrl-C stops)")
