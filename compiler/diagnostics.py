@@ -64,8 +64,9 @@ CODES: dict[str, tuple[str, str]] = {
              "with `text_check off`)."),
     "E117": ("card-text template error", "A card-text template (text/LANG.j2 beside a game's "
              "sources, or the library's) could not be read or rendered, or lacks a macro the "
-             "card text needs. A template that does not compile is reported on its own line; "
-             "one that fails while it writes a card's text, on the game's declaration."),
+             "card text needs. It is reported on the template's line where it fails to compile or "
+             "raises; where no template line is known (a macro given the wrong number of values), "
+             "on the game's declaration."),
     "W202": ("unused declaration", "A declaration is never referred to."),
     "W203": ("variable changed later", "A `once` block assigns a variable of the block around it. "
              "The `once` block runs when its event happens, after the block around it has "
