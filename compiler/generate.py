@@ -246,7 +246,6 @@ class Generator:
             }
             out.emit("return rt.RuleSet(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")")
 
-
     def build_scenarios(self) -> None:
         """`build_scenarios()`: the scenarios, in code of their own below the rules (`SCENARIOS_BELOW`)."""
         out = self.out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -254,13 +256,24 @@ def _count_checks(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]
     return cards, procedures
 
 
+@contextmanager
+def _memo_of_its_own() -> Iterator[None]:
+    """A check from nothing meanwhile, leaving the check memo under test as it was."""
+    from cardsmith.compiler import check_memo
+    kept = check_memo.MEMO.copy()
+    check_memo.MEMO.load(check_memo.Memo())
+    try:
+        yield
+    finally:
+        check_memo.MEMO.load(kept)
+
+
 def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cards and scenarios are re-checked only when they (or the rules around them) changed,
     and the rules only when a rule or a card's name changed (`check_memo.py`): a card's edit
     re-checks that card, a procedure's body the rules alone, a zone's name everything; each time
     the diagnostics, resolutions, card properties and the names steps define are those of a
     check from nothing."""
-    from cardsmith.compiler import check_memo
     from cardsmith.compiler.check import check
     from cardsmith.compiler.parse import parse_source
     from cardsmith.compiler.parse_cache import parse_file
@@ -276,12 +289,9 @@ def test_checking_again_after_an_edit_finds_what_a_fresh_check_finds(monkeypatch
         return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
                 checked.card_props, checked.step_names)
 
-    def fresh(sources: dict[str, str]) -> tuple[object, ...]:  # with a memo of its own
-        kept = check_memo.MEMO.copy()
-        check_memo.MEMO.load(check_memo.Memo())
-        result = found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
-        check_memo.MEMO.load(kept)
-        return result
+    def fresh(sources: dict[str, str]) -> tuple[object, ...]:
+        with _memo_of_its_own():
+            return found(*check([parse_source(p, t)[0] for p, t in sources.items()]))
 
     checked_cards, checked_procedures = _count_checks(monkeypatch)
     sources = dict(base)
@@ -306,7 +316,6 @@ def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkey
     text properties (c0's text quotes c9's label; c1's definition holds c9's code, so its text
     should say c9). Adding c9 re-checks it and both; renaming it, c0; changing its code, c1; a
     card nobody names comes and goes alone. Each time the result is a fresh check's."""
-    from cardsmith.compiler import check_memo
     from cardsmith.compiler.check import check
     from cardsmith.compiler.parse import parse_source
     from cardsmith.compiler.parse_cache import parse_file
@@ -328,12 +337,9 @@ def test_a_card_that_comes_goes_or_is_renamed_rechecks_only_what_names_it(monkey
         return (sorted(str(d.span) + d.message for d in diags), len(checked.resolution), len(checked.types),
                 checked.card_props)
 
-    def fresh(text: str) -> tuple[object, ...]:  # with a memo of its own, leaving the one under test as it was
-        kept = check_memo.MEMO.copy()
-        check_memo.MEMO.load(check_memo.Memo())
-        result = found(*check([parse_source("mini.csm", game)[0], parse_source("cards.csm", text)[0]]))
-        check_memo.MEMO.load(kept)
-        return result
+    def fresh(text: str) -> tuple[object, ...]:
+        with _memo_of_its_own():
+            return found(*check([parse_source("mini.csm", game)[0], parse_source("cards.csm", text)[0]]))
 
     checked_cards, checked_procedures = _count_checks(monkeypatch)
     check([parse_file("mini.csm", game, None)[0], parse_file("cards.csm", cards, None)[0]])
@@ -360,7 +366,6 @@ def test_edits_inside_sakuras_rule_bodies_are_checked_again_as_a_fresh_check_wou
     import random
     import re
 
-    from cardsmith.compiler import check_memo
     from cardsmith.compiler import syntax as s
     from cardsmith.compiler.cache import open_cache
     from cardsmith.compiler.check import check
@@ -373,12 +378,8 @@ def test_edits_inside_sakuras_rule_bodies_are_checked_again_as_a_fresh_check_wou
         """Diagnostics, card properties, step names, and what each node of these very objects
         resolves to and its type (a replayed check must cover the nodes the parse made now)."""
         files = [parse_file(p, t, cache)[0] for p, t in sources.items()]
-        kept = check_memo.MEMO.copy()
-        if fresh:
-            check_memo.MEMO.load(check_memo.Memo())
-        checked, diags = check(files)
-        if fresh:
-            check_memo.MEMO.load(kept)
+        with _memo_of_its_own() if fresh else nullcontext():
+            checked, diags = check(files)
         nodes = [(checked.resolution.get(n), checked.types.get(n)) for n in s.walk([f.items for f in files])]
         return sorted(str(d.span) + d.message for d in diags), checked.card_props, checked.step_names, nodes
 
