@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Tree
 
 from . import syntax as s
 from .diagnostics import Diagnostic, did_you_mean
@@ -42,28 +42,36 @@ _EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "att
 _CHAIN_RULES = frozenset({"sum", "product"})
 
 
-@v_args(meta=True)
-class Builder(Transformer[Token, Any]):
-    """Turns the Lark tree into syntax-model dataclasses."""
+class Builder:
+    """Turns the Lark tree into syntax-model dataclasses, bottom-up: the method named after a
+    rule is called with the rule's position (Lark's meta) and its built children; a rule
+    without a method stays a Lark tree of built children (`optional` and similar keywords).
+
+    The methods are called directly rather than through a Lark `Transformer`: its per-call
+    argument wrappers cost about a third of the build (a 2,000-card file: 0.28 → 0.19 s)."""
 
     def __init__(self, path: str, line_offset: int) -> None:
-        super().__init__()
         self.path = path
         self.offset = line_offset
         self.depth = 0
 
-    def _transform_tree(self, tree: Tree[Any]) -> Any:
+    def transform(self, tree: Tree[Any]) -> Any:
         """Build bottom-up, refusing expressions nested deeper than MAX_EXPR_DEPTH, so later
         stages (and the generated Python) never meet a tree too deep for them."""
-        extra = (len(tree.children) // 2 if tree.data in _CHAIN_RULES
-                 else 1 if tree.data in _EXPR_RULES else 0)
+        rule = tree.data
+        extra = (len(tree.children) // 2 if rule in _CHAIN_RULES
+                 else 1 if rule in _EXPR_RULES else 0)
         self.depth += extra
         try:
             if self.depth > MAX_EXPR_DEPTH:
                 raise BuildError(Diagnostic(
                     "E004", f"expression nested deeper than {MAX_EXPR_DEPTH} levels", self._span(tree.meta),
                     hint="split it with `let` variables"))
-            return super()._transform_tree(tree)
+            children = [self.transform(c) if type(c) is Tree else c for c in tree.children]
+            method = _RULES.get(rule)
+            if method is None:
+                return Tree(rule, children, tree.meta)
+            return method(self, tree.meta, children)
         finally:
             self.depth -= extra
 
@@ -538,3 +546,8 @@ class Builder(Transformer[Token, Any]):
 
     def list_lit(self, meta: Any, ch: list[Any]) -> s.ListLit:
         return s.ListLit(tuple(ch[0]), self._span(meta))
+
+
+# rule name -> the Builder method that builds it (every public method is named after a rule)
+_RULES: dict[str, Any] = {name: fn for name, fn in vars(Builder).items()
+                          if not name.startswith("_") and name != "transform" and callable(fn)}

@@ -22,7 +22,6 @@ from lark.exceptions import (
     UnexpectedEOF,
     UnexpectedInput,
     UnexpectedToken,
-    VisitError,
 )
 from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
@@ -154,15 +153,6 @@ def _parse_chunk(path: str, start: int, chunk: str) -> tuple[list[s.Decl], list[
                                 hint=str(err).split("\n")[0]))
     except BuildError as err:
         diags.append(err.diagnostic)
-    except VisitError as err:
-        inner = err.orig_exc
-        if isinstance(inner, BuildError):
-            diags.append(inner.diagnostic)
-        elif isinstance(inner, RecursionError):
-            diags.append(Diagnostic("E004", "declaration is nested too deeply",
-                                    _first_span(path, start, chunk)))
-        else:
-            raise
     except RecursionError:
         diags.append(Diagnostic("E004", "declaration is nested too deeply",
                                 _first_span(path, start, chunk)))
