@@ -48,7 +48,7 @@ class Builder:
     without a method stays a Lark tree of built children (`optional` and similar keywords).
 
     The methods are called directly rather than through a Lark `Transformer`: its per-call
-    argument wrappers cost about a third of the build (a 2,000-card file: 0.28 → 0.19 s)."""
+    argument wrappers took about a third of the build (a 2,000-card file: 0.28 → 0.19 s)."""
 
     def __init__(self, path: str, line_offset: int) -> None:
         self.path = path
