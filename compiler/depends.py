@@ -32,6 +32,7 @@ from .refs import (
     WordRef,
     ZoneRef,
 )
+from .symbols import Symbols
 from .visit import Visitor
 
 
@@ -47,6 +48,21 @@ class CheckReads:
     objects: bool
     through: dict[str, CheckReads] = field(default_factory=dict)
     by_card: dict[str, CheckReads] = field(default_factory=dict)
+    marked: dict[str, frozenset[str]] = field(default_factory=dict)  # zone -> fields of the cards that matter
+
+
+def unwritten_fields(sym: Symbols) -> frozenset[str]:
+    """The declared fields no statement assigns or modifies: a card's value of one is the value
+    its definition gives it (or the default) for the whole game."""
+    written: set[str] = set()
+    decls: list[object] = [*sym.procedures.values(), *sym.cards.values(), *sym.scenarios.values()]
+    for group in (sym.triggers, sym.replacements, sym.added_options, sym.checks, sym.actions):
+        decls.extend(decl for decl, _ in group)
+    for decl in decls:
+        for node in s.walk(decl):
+            if isinstance(node, (s.Assign, s.AugAssign, s.Modify)) and isinstance(node.target, s.Attr):
+                written.add(node.target.name)  # by name: whatever the object, the field is not steady
+    return frozenset(sym.fields) - written
 
 
 CARD = "card "  # walkers of a card's blocks are keyed by this and the card (no addendum has a space)
@@ -56,16 +72,18 @@ class _Reads(Visitor[None]):
     """Walks statements; each kind says which of its parts are read to decide. What an
     addendum's replacement reads is walked by that addendum's own walker (`within`)."""
 
-    def __init__(self, checked: Checked, addendum: str | None = None,
+    def __init__(self, checked: Checked, steady: frozenset[str], addendum: str | None = None,
                  walkers: dict[str, _Reads] | None = None,
                  added: dict[int, list[tuple[s.Option, str | None]]] | None = None) -> None:
         self.c = checked
         self.sym = checked.symbols
+        self.steady = steady
         self.addendum = addendum
         self.walkers = walkers if walkers is not None else {}
         self.zones: set[str] = set()
         self.counters: set[str] = set()
         self.objects = False
+        self.marked: dict[str, set[str]] = {}
         self.done: set[tuple[Callee, str]] = set()
         self.added = checked.symbols.added_options_by_menu() if added is None else added  # shared
 
@@ -75,11 +93,12 @@ class _Reads(Visitor[None]):
         if addendum is None or addendum == self.addendum:
             return self
         if addendum not in self.walkers:
-            self.walkers[addendum] = _Reads(self.c, addendum, self.walkers, self.added)
+            self.walkers[addendum] = _Reads(self.c, self.steady, addendum, self.walkers, self.added)
         return self.walkers[addendum]
 
     def result(self) -> CheckReads:
-        return CheckReads(frozenset(self.zones), frozenset(self.counters), self.objects)
+        marked = {z: frozenset(fields) for z, fields in self.marked.items() if z not in self.zones}
+        return CheckReads(frozenset(self.zones), frozenset(self.counters), self.objects, marked=marked)
 
     def body(self, stmts: tuple[s.Stmt, ...]) -> None:
         for st in stmts:
@@ -151,8 +170,44 @@ class _Reads(Visitor[None]):
         self.body(st.body)
 
     def visit_For(self, st: s.For) -> None:
-        self.expr(st.iterable)
+        mark = self.mark_of(st)
+        if mark is None:
+            self.expr(st.iterable)
+        else:
+            for node in s.walk(st.iterable):
+                ref = self.c.resolution.get(node)
+                if isinstance(ref, ZoneRef):
+                    self.marked.setdefault(ref.zone, set()).add(mark)
         self.body(st.body)
+
+    def mark_of(self, st: s.For) -> str | None:
+        """The steady field that marks the only cards a loop acts on, when its list is zones or
+        their cards and nothing else is read from it: `for c in cards(Z): if c.F [and …]:`
+        (one branch, nothing else in the body), or `for z in [Z…]:` around such a loop over
+        `cards(z)`."""
+        if not self.only_zones(st.iterable):
+            return None
+        match st.body:
+            case (s.For(iterable=s.Call(args=(s.Name(var),))) as inner,) \
+                    if var == st.var and self.is_builtin(inner.iterable, "cards"):
+                return self.mark_of(inner)
+            case (s.If(branches=((cond, _),), orelse=()),) if self.is_builtin(st.iterable, "cards"):
+                first = cond.values[0] if isinstance(cond, s.BoolOp) and cond.op == "and" else cond
+                if (isinstance(first, s.Attr) and isinstance(first.obj, s.Name) and first.obj.ident == st.var
+                        and isinstance(self.c.resolution.get(first), FieldRef) and first.name in self.steady):
+                    return first.name
+        return None
+
+    def is_builtin(self, expr: s.Expr, name: str) -> bool:
+        return isinstance(expr, s.Call) and self.c.resolution.get(expr) == BuiltinRef(name)
+
+    def only_zones(self, expr: s.Expr) -> bool:
+        """Whether an expression reads zones and nothing else (no counter, call or tokens)."""
+        for node in s.walk(expr):
+            ref = self.c.resolution.get(node)
+            if isinstance(ref, (CounterRef, CallRef)) or (isinstance(ref, BuiltinRef) and BUILTINS[ref.name].reads_tokens):
+                return False
+        return True
 
     def visit_Menu(self, st: s.Menu) -> None:
         for opt, addendum in [(opt, None) for opt in st.options] + self.added.get(id(st), []):
@@ -183,19 +238,20 @@ class _Reads(Visitor[None]):
     visit_Break = visit_Once = visit_ExpectOffered = visit_ExpectWinner = _acts
 
 
-def check_reads(checked: Checked, check: s.Check) -> CheckReads:
-    """Everything one check can read, directly or through what it calls."""
-    walker = _Reads(checked)
+def check_reads(checked: Checked, check: s.Check, steady: frozenset[str] | None = None) -> CheckReads:
+    """Everything one check can read, directly or through what it calls. `steady`: the fields
+    no statement writes (`unwritten_fields`, worked out here when not given)."""
+    walker = _Reads(checked, unwritten_fields(checked.symbols) if steady is None else steady)
     walker.body(check.body)
     core = walker.result()
     through: dict[str, CheckReads] = {}
     by_card: dict[str, CheckReads] = {}
-    for name, w in walker.walkers.items():
-        more = CheckReads(frozenset(w.zones) - core.zones, frozenset(w.counters) - core.counters,
+    for name, w in walker.walkers.items():  # zones marked there are counted in full: rare, and safe
+        more = CheckReads(frozenset(w.zones | w.marked.keys()) - core.zones, frozenset(w.counters) - core.counters,
                           w.objects and not core.objects)
         if more.zones or more.counters or more.objects:
             if name.startswith(CARD):
                 by_card[name.removeprefix(CARD)] = more
             else:
                 through[name] = more
-    return CheckReads(core.zones, core.counters, core.objects, through, by_card)
+    return CheckReads(core.zones, core.counters, core.objects, through, by_card, core.marked)

@@ -21,6 +21,7 @@ class Checks:
     _zone_checks: dict[str, tuple[int, ...]]
     _counter_checks: list[tuple[int, ...]]
     _object_checks: tuple[int, ...]
+    _marked_checks: dict[str, tuple[tuple[int, str], ...]]
     _active_addenda: frozenset[str]
     _cards_present: frozenset[str]  # cards with objects in this game that some check reads through
     _cards_read: frozenset[str]
@@ -42,6 +43,20 @@ class Checks:
     def _index_checks(self) -> None:
         index = self.rules.check_index(self._active_addenda, self._cards_present)
         self._zone_checks, self._counter_checks, self._object_checks = index.zones, index.counters, index.objects
+        self._marked_checks = index.marked
+
+    def _card_checks(self, card: Obj, zone: Zone | None) -> tuple[int, ...]:
+        """The checks that a card coming to or leaving a zone concerns: those reading the zone,
+        and those reading it for the cards marked by a field this card carries."""
+        if zone is None:
+            return ()
+        name = zone.spec.name
+        checks = self._zone_checks.get(name, ())
+        marked = self._marked_checks.get(name)
+        if marked:
+            fields = card.fields
+            checks += tuple(i for i, field in marked if fields.get(field))
+        return checks
 
     def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:
         if isinstance(holder, Zone):

@@ -101,6 +101,9 @@ class CheckSpec(Struct, frozen=True):
     addendum: str | None = None  # a check of an addendum runs only in games where it is active
     through: dict[str, Reads] = field(default_factory=dict)  # more reads, by addendum
     by_card: dict[str, Reads] = field(default_factory=dict)  # more reads, by card
+    # zones read only for the cards carrying one of these fields (which never change): a change
+    # to the zone counts only when such a card comes or goes
+    marked: dict[str, list[str]] = field(default_factory=dict)
 
     def reads_in(self, active: frozenset[str], present: frozenset[str]) -> Reads:
         """What the check reads in a game where these addenda are active and these cards are
@@ -118,6 +121,7 @@ class CheckIndex(Struct, frozen=True):
     zones: dict[str, tuple[int, ...]]  # zone name -> checks reading it
     counters: list[tuple[int, ...]]  # counter index -> checks reading it
     objects: tuple[int, ...]  # checks reading tokens on objects
+    marked: dict[str, tuple[tuple[int, str], ...]]  # zone name -> (check, field): the cards that count
 
 
 class ActionSpec(Struct, frozen=True):
@@ -271,6 +275,7 @@ class RuleSet(Struct):
             zones: dict[str, list[int]] = {spec.name: [] for spec in self.zones}
             counters: dict[str, list[int]] = {c.name: [] for c in self.counters}
             objects: list[int] = []
+            marked: dict[str, list[tuple[int, str]]] = {}
             for i, check in enumerate(self.checks):  # in order: each list holds its checks in order
                 if check.addendum is None or check.addendum in active:
                     reads = check.reads_in(active, present)
@@ -279,8 +284,12 @@ class RuleSet(Struct):
                             table[name].append(i)
                     if reads.objects:
                         objects.append(i)
+                    for zone, fields in check.marked.items():
+                        if zone in zones and zone not in reads.zones:  # read in full here: already listed
+                            marked.setdefault(zone, []).extend((i, f) for f in fields)
             index = CheckIndex({name: tuple(found) for name, found in zones.items()},
-                               [tuple(found) for found in counters.values()], tuple(objects))
+                               [tuple(found) for found in counters.values()], tuple(objects),
+                               {zone: tuple(found) for zone, found in marked.items()})
             self._check_indexes[(active, present)] = index
         return index
 

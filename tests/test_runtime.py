@@ -263,6 +263,54 @@ def test_what_a_check_reads_through_an_addendum_counts_only_where_it_plays() -> 
         assert g.counters[alarms] == rings, picks
 
 
+_SPARKLE = ('field shiny "闪亮": bool\nzone box "盒子": per player, holds cards\n'
+            'counter looks "查看": global\n'
+            'check sparkle "找闪亮的牌":\n    for p in players():\n        for z in [p.hand, p.box]:\n'
+            '            for c in cards(z):\n                if c.shiny:\n                    looks += 1\n'
+            'card coin "硬币":\n    power 1\ncard gem "宝石":\n    shiny\n')
+
+
+def test_a_check_that_looks_for_marked_cards_runs_only_when_one_moves() -> None:
+    """`shiny` is written by no statement: the check reads the hand and the box only to find
+    shiny cards, so plain coins coming and going do not run it; a gem's moves do."""
+    from cardsmith.compiler.depends import check_reads
+    result = build_text(_SPARKLE)
+    assert result.rules is not None and result.checked is not None
+    (chk, _), = result.checked.symbols.checks
+    reads = check_reads(result.checked, chk)
+    assert reads.zones == frozenset() and reads.marked == {"hand": {"shiny"}, "box": {"shiny"}}
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    p = g.players[0]
+    hand, box = p.zones[3], p.zones[4]
+    assert hand is not None and box is not None
+    looks = _counter(g, "looks")
+    coin = g.new_card("coin", p, hand)
+    assert g.counters[looks] == 0           # a coin: the check does not run
+    gem = g.new_card("gem", p, hand)
+    assert g.counters[looks] == 1           # a gem arrives: it runs and finds one
+    g.put(coin, box)
+    assert g.counters[looks] == 1
+    g.put(gem, box)
+    assert g.counters[looks] == 2           # the gem moves: it runs again
+
+
+def test_a_field_that_some_statement_writes_marks_nothing() -> None:
+    """Once any statement writes `shiny`, a coin may become shiny: the zones are read in full
+    and every card's arrival runs the check."""
+    from cardsmith.compiler.depends import check_reads
+    result = build_text(_SPARKLE + 'procedure polish(c) "擦亮":\n    c.shiny = true\n')
+    assert result.rules is not None and result.checked is not None
+    (chk, _), = result.checked.symbols.checks
+    reads = check_reads(result.checked, chk)
+    assert reads.zones == {"hand", "box"} and reads.marked == {}
+    g = Game(result.rules, [[], []], [ScriptedAgent(), ScriptedAgent()], seed=1)
+    hand = g.players[0].zones[3]
+    assert hand is not None
+    g.new_card("gem", g.players[0], hand)
+    g.new_card("coin", g.players[0], hand)
+    assert g.counters[_counter(g, "looks")] == 2    # it ran for the coin too and found the gem again
+
+
 def test_character_options_are_readable() -> None:
     from cardsmith.runtime import builtins as rt
     result = build_text('character hero "英雄": hp 5, side light\n')
@@ -545,3 +593,5 @@ def test_the_check_index_lists_each_check_once_under_what_it_reads(data: st.Data
     assert index.zones == {z.name: tuple(i for i, r in live if z.name in r.zones) for z in rules.zones}
     assert index.counters == [tuple(i for i, r in live if c.name in r.counters) for c in rules.counters]
     assert index.objects == tuple(i for i, r in live if r.objects)
+    assert index.marked == {z.name: found for z in rules.zones if (found := tuple(
+        (i, f) for i, r in live for f in rules.checks[i].marked.get(z.name, ()) if z.name not in r.zones))}
