@@ -13,6 +13,7 @@ the game (a large library then costs a game nothing for the cards it does not ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import assert_never
 
 from . import syntax as s
@@ -58,21 +59,35 @@ def unwritten_fields(sym: Symbols) -> frozenset[str]:
     decls: list[object] = [*sym.procedures.values(), *sym.cards.values(), *sym.scenarios.values()]
     for group in (sym.triggers, sym.replacements, sym.added_options, sym.checks, sym.actions):
         decls.extend(decl for decl, _ in group)
-    for decl in decls:
-        for node in s.walk(decl):
-            if isinstance(node, (s.Assign, s.AugAssign, s.Modify)) and isinstance(node.target, s.Attr):
-                written.add(node.target.name)  # by name: whatever the object, the field is not steady
+    for node in s.walk(decls, prune=s.EXPRESSIONS):  # statements write; expressions do not
+        if isinstance(node, (s.Assign, s.AugAssign, s.Modify)) and isinstance(node.target, s.Attr):
+            written.add(node.target.name)  # by name: whatever the object, the field is not steady
     return frozenset(sym.fields) - written
 
 
 CARD = "card "  # walkers of a card's blocks are keyed by this and the card (no addendum has a space)
 
 
+class Steady:
+    """The fields no statement writes (`unwritten_fields`), worked out when first asked: only
+    checks with a loop that could be marked ask, and most games have none."""
+
+    def __init__(self, sym: Symbols) -> None:
+        self.sym = sym
+
+    @cached_property
+    def fields(self) -> frozenset[str]:
+        return unwritten_fields(self.sym)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.fields
+
+
 class _Reads(Visitor[None]):
     """Walks statements; each kind says which of its parts are read to decide. What an
     addendum's replacement reads is walked by that addendum's own walker (`within`)."""
 
-    def __init__(self, checked: Checked, steady: frozenset[str], addendum: str | None = None,
+    def __init__(self, checked: Checked, steady: Steady, addendum: str | None = None,
                  walkers: dict[str, _Reads] | None = None,
                  added: dict[int, list[tuple[s.Option, str | None]]] | None = None) -> None:
         self.c = checked
@@ -238,10 +253,10 @@ class _Reads(Visitor[None]):
     visit_Break = visit_Once = visit_ExpectOffered = visit_ExpectWinner = _acts
 
 
-def check_reads(checked: Checked, check: s.Check, steady: frozenset[str] | None = None) -> CheckReads:
+def check_reads(checked: Checked, check: s.Check, steady: Steady | None = None) -> CheckReads:
     """Everything one check can read, directly or through what it calls. `steady`: the fields
-    no statement writes (`unwritten_fields`, worked out here when not given)."""
-    walker = _Reads(checked, unwritten_fields(checked.symbols) if steady is None else steady)
+    no statement writes, shared by the checks of one game (made here when not given)."""
+    walker = _Reads(checked, Steady(checked.symbols) if steady is None else steady)
     walker.body(check.body)
     core = walker.result()
     through: dict[str, CheckReads] = {}

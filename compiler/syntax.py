@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import Union
+from typing import Union, get_args
 
 from .span import NO_SPAN, Span, source_lines  # noqa: F401 - part of the syntax model's interface
 
@@ -236,6 +236,7 @@ Expr = Union[
     IntLit, StrLit, BoolLit, NoneLit, PairLit, DeltaLit, RangeLit, ZoneLabel, Name, Attr,
     Call, Index, BinOp, BoolOp, Not, Neg, ListLit, ListWhere,
 ]
+EXPRESSIONS: tuple[type, ...] = get_args(Expr)  # to `walk` statements without their expressions
 
 
 # ---- choices (right-hand side of `let`) ------------------------------------
@@ -758,13 +759,16 @@ _LEAVES = frozenset({"Span", "Span | None", "str", "int", "bool", "str | None", 
 _CHILDREN: dict[type, tuple[str, ...]] = {}  # each node class's fields that may hold nodes
 
 
-def walk(root: object) -> Iterator[Node]:
-    """Every node in a node, or in a tuple or list of nodes, in no particular order."""
+def walk(root: object, prune: tuple[type, ...] = ()) -> Iterator[Node]:
+    """Every node in a node, or in a tuple or list of nodes, in no particular order; nodes of
+    the `prune` classes are given but not looked into."""
     stack = [root]
     while stack:
         item = stack.pop()
         if isinstance(item, Node):
             yield item
+            if prune and isinstance(item, prune):
+                continue
             names = _CHILDREN.get(type(item))
             if names is None:
                 names = _CHILDREN[type(item)] = tuple(
