@@ -40,6 +40,16 @@ def test_walk_reaches_every_node_through_every_field() -> None:
         assert sorted(map(id, s.walk(parsed.items))) == everything(parsed.items), path.name
 
 
+def test_a_pruned_walk_gives_pruned_nodes_but_not_what_they_hold() -> None:
+    text = 'procedure f(p):\n    if p.ready:\n        p.score = 1 + 2\n'
+    parsed, diags = parse_source("x.csm", text)
+    assert not diags
+    kinds = sorted(type(n).__name__ for n in s.walk(parsed.items, prune=s.EXPRESSIONS))
+    assert kinds == ["Assign", "Attr", "Attr", "BinOp", "If", "Procedure", "Step"]   # no Name, no IntLit
+    every = [type(n).__name__ for n in s.walk(parsed.items)]
+    assert every.count("Name") == 2 and every.count("IntLit") == 2
+
+
 def test_card_parses_to_frozen_dataclasses_with_spans() -> None:
     text = 'card c1 "斬" en "Slash":\n    range 3-4\n    damage 3/1\n    after_attack:\n        move 1 crystal from dust to self.aura\n'
     f, diags = parse_source("x.csm", text)
