@@ -8,12 +8,17 @@ keywords, the addendum steps that replace steps of those procedures, and every c
 of a timing it calls. What is read only through an addendum's steps counts in games where the
 addendum is active; what is read only through one card's block counts once that card is in
 the game (a large library then costs a game nothing for the cards it does not hold).
+
+A zone read only to find the cards that carry a field no statement writes (`writes.py`), as in
+`for c in cards(z): if c.flag …` (or the same inside `for z in [zones]`), is *marked* with that
+field: a change to it matters only when a card carrying the field comes or goes, so a check
+that looks through a player's zones for a handful of special cards runs when one of those
+moves, not after every draw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import assert_never
 
 from . import syntax as s
@@ -33,8 +38,8 @@ from .refs import (
     WordRef,
     ZoneRef,
 )
-from .symbols import Symbols
 from .visit import Visitor
+from .writes import Writes
 
 
 @dataclass(frozen=True)
@@ -52,47 +57,19 @@ class CheckReads:
     marked: dict[str, frozenset[str]] = field(default_factory=dict)  # zone -> fields of the cards that matter
 
 
-def unwritten_fields(sym: Symbols) -> frozenset[str]:
-    """The declared fields no statement assigns or modifies: a card's value of one is the value
-    its definition gives it (or the default) for the whole game."""
-    written: set[str] = set()
-    decls: list[object] = [*sym.procedures.values(), *sym.cards.values(), *sym.scenarios.values()]
-    for group in (sym.triggers, sym.replacements, sym.added_options, sym.checks, sym.actions):
-        decls.extend(decl for decl, _ in group)
-    for node in s.walk(decls, prune=s.EXPRESSIONS):  # statements write; expressions do not
-        if isinstance(node, (s.Assign, s.AugAssign, s.Modify)) and isinstance(node.target, s.Attr):
-            written.add(node.target.name)  # by name: whatever the object, the field is not steady
-    return frozenset(sym.fields) - written
-
-
 CARD = "card "  # walkers of a card's blocks are keyed by this and the card (no addendum has a space)
-
-
-class Steady:
-    """The fields no statement writes (`unwritten_fields`), worked out when first asked: only
-    checks with a loop that could be marked ask, and most games have none."""
-
-    def __init__(self, sym: Symbols) -> None:
-        self.sym = sym
-
-    @cached_property
-    def fields(self) -> frozenset[str]:
-        return unwritten_fields(self.sym)
-
-    def __contains__(self, name: str) -> bool:
-        return name in self.fields
 
 
 class _Reads(Visitor[None]):
     """Walks statements; each kind says which of its parts are read to decide. What an
     addendum's replacement reads is walked by that addendum's own walker (`within`)."""
 
-    def __init__(self, checked: Checked, steady: Steady, addendum: str | None = None,
+    def __init__(self, checked: Checked, writes: Writes, addendum: str | None = None,
                  walkers: dict[str, _Reads] | None = None,
                  added: dict[int, list[tuple[s.Option, str | None]]] | None = None) -> None:
         self.c = checked
         self.sym = checked.symbols
-        self.steady = steady
+        self.writes = writes
         self.addendum = addendum
         self.walkers = walkers if walkers is not None else {}
         self.zones: set[str] = set()
@@ -108,7 +85,7 @@ class _Reads(Visitor[None]):
         if addendum is None or addendum == self.addendum:
             return self
         if addendum not in self.walkers:
-            self.walkers[addendum] = _Reads(self.c, self.steady, addendum, self.walkers, self.added)
+            self.walkers[addendum] = _Reads(self.c, self.writes, addendum, self.walkers, self.added)
         return self.walkers[addendum]
 
     def result(self) -> CheckReads:
@@ -209,7 +186,7 @@ class _Reads(Visitor[None]):
             case (s.If(branches=((cond, _),), orelse=()),) if self.is_builtin(st.iterable, "cards"):
                 first = cond.values[0] if isinstance(cond, s.BoolOp) and cond.op == "and" else cond
                 if (isinstance(first, s.Attr) and isinstance(first.obj, s.Name) and first.obj.ident == st.var
-                        and isinstance(self.c.resolution.get(first), FieldRef) and first.name in self.steady):
+                        and isinstance(self.c.resolution.get(first), FieldRef) and self.writes.steady(first.name)):
                     return first.name
         return None
 
@@ -253,10 +230,10 @@ class _Reads(Visitor[None]):
     visit_Break = visit_Once = visit_ExpectOffered = visit_ExpectWinner = _acts
 
 
-def check_reads(checked: Checked, check: s.Check, steady: Steady | None = None) -> CheckReads:
-    """Everything one check can read, directly or through what it calls. `steady`: the fields
-    no statement writes, shared by the checks of one game (made here when not given)."""
-    walker = _Reads(checked, Steady(checked.symbols) if steady is None else steady)
+def check_reads(checked: Checked, check: s.Check, writes: Writes | None = None) -> CheckReads:
+    """Everything one check can read, directly or through what it calls. `writes`: what the
+    game's statements write, shared by the checks of one game (made here when not given)."""
+    walker = _Reads(checked, Writes(checked) if writes is None else writes)
     walker.body(check.body)
     core = walker.result()
     through: dict[str, CheckReads] = {}

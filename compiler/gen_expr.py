@@ -30,6 +30,7 @@ from .refs import (
     ZoneRef,
 )
 from .visit import Visitor
+from .writes import Writes
 
 SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")  # an expression that is just a variable
 PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
@@ -49,6 +50,7 @@ class ExprGen(Visitor[str]):
         self.sym = checked.symbols
         self.out = out
         self.names = names  # (kind, declaration) -> generated function name
+        self.writes = Writes(checked)  # what no modifier changes is read straight from its holder
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
 
@@ -159,6 +161,8 @@ class ExprGen(Visitor[str]):
             case FieldRef(field):
                 assert obj is not None
                 key = self.out.const(field)
+                if SIMPLE.match(obj) and not self.writes.modified(field):  # no modifier can be in force
+                    return f"{obj}.fields.get({key})"
                 if SIMPLE.match(obj):  # no modifier on this field: read it directly
                     return f"({obj}.fields.get({key}) if {key} not in g.mods else g.read({obj}, {key}))"
                 return f"g.read({obj}, {key})"
@@ -196,8 +200,11 @@ class ExprGen(Visitor[str]):
         read = f"g.get({player}, {info.index})"
         if player == "None" or SIMPLE.match(player):
             holder = "g" if player == "None" else player
-            unmodified = f"not g.mods or {self.out.const(name)} not in g.mods"
-            read = f"({holder}.counters[{info.index}] if {unmodified} else {read})"
+            if not self.writes.modified(name):  # no modifier can be in force
+                read = f"{holder}.counters[{info.index}]"
+            else:
+                unmodified = f"not g.mods or {self.out.const(name)} not in g.mods"
+                read = f"({holder}.counters[{info.index}] if {unmodified} else {read})"
         if info.absent is not None and info.addendum is not None:
             chars = self.addendum_chars.get(info.addendum, ())
             return f"({read} if rt.hosts({player}, {self.out.const(chars)}) else {info.absent!r})"

@@ -15,7 +15,7 @@ from ..runtime.phrases import DEFAULT_LANGUAGE, phrases
 from ..runtime.rules import SourceMap
 from . import syntax as s
 from .checked import Checked
-from .depends import CheckReads, Steady, check_reads
+from .depends import CheckReads, check_reads
 from .emit import Emitter
 from .gen_expr import ExprGen
 from .gen_stmt import StmtGen, Where
@@ -133,10 +133,9 @@ class Generator:
             self.specs["triggers"].append(f"rt.TriggerSpec(event={trig.event!r}, fn={fn}, addendum={add!r})")
             with out.function(fn, trig.params, trig.span, what=f"the trigger on {trig.event}"):
                 self.stmts.guarded(trig.cond, trig.body)
-        steady = Steady(self.sym)
         for i, (chk, add) in enumerate(self.sym.checks):
             fn = f"check_{i}"
-            reads = check_reads(self.c, chk, steady)
+            reads = check_reads(self.c, chk, self.expr.writes)
             marked = {zone: sorted(fields) for zone, fields in sorted(reads.marked.items())}
             self.specs["checks"].append(f"rt.CheckSpec(fn={fn}, zones={sorted(reads.zones)!r}, "
                                         f"counters={sorted(reads.counters)!r}, objects={reads.objects!r}, "

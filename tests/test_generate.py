@@ -70,3 +70,20 @@ def test_the_cache_is_used_and_keyed_by_content(tmp_path: Path, monkeypatch: pyt
     assert again.from_cache and again.rules is not None
     assert not changed.from_cache
     assert len([p for p in tmp_path.glob("*.bin") if not p.name.startswith("grammar-")]) == 2
+
+
+def test_what_no_modifier_changes_is_read_without_looking_for_one() -> None:
+    """A field or counter that some `modify` changes is read through the modifiers in force;
+    one that none changes is read straight from its holder (the generated code never asks)."""
+    text = ('field shine "光": int, default 0\n'
+            'procedure q(p, c):\n    modify c.power by 1\n    modify p.score by 1\n'
+            '    return [c.power, c.shine, p.score, p.score + c.shine]\n')
+    result = build_text(text)
+    assert result.ok and result.rules is not None
+    src = result.python_source or ""
+    body = next(f for f in src.split("\ndef ") if "g.modify(" in f)
+    consts = {line.split(" = ")[1]: line.split(" = ")[0] for line in src.splitlines()
+              if line.startswith("K_") and " = '" in line}
+    power, shine, score = consts["'power'"], consts["'shine'"], consts["'score'"]
+    assert f"{power} not in g.mods" in body and f"{score} not in g.mods" in body
+    assert f"l_1.fields.get({shine})" in body and f"{shine} not in g.mods" not in body
