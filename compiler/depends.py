@@ -176,12 +176,13 @@ class _Reads(Visitor[None]):
         """The steady field that marks the only cards a loop acts on, when its list is zones or
         their cards and nothing else is read from it: `for c in cards(Z): if c.F [and …]:`
         (one branch, nothing else in the body), or `for z in [Z…]:` around such a loop over
-        `cards(z)`."""
+        `cards(z)` that uses `z` nowhere else (`count(z)` in it would read the whole zone)."""
         if not self.only_zones(st.iterable):
             return None
         match st.body:
             case (s.For(iterable=s.Call(args=(s.Name(var),))) as inner,) \
-                    if var == st.var and self.is_builtin(inner.iterable, "cards"):
+                    if var == st.var and self.is_builtin(inner.iterable, "cards") \
+                    and not any(isinstance(n, s.Name) and n.ident == var for n in s.walk(inner.body)):
                 return self.mark_of(inner)
             case (s.If(branches=((cond, _),), orelse=()),) if self.is_builtin(st.iterable, "cards"):
                 first = cond.values[0] if isinstance(cond, s.BoolOp) and cond.op == "and" else cond

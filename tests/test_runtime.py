@@ -294,6 +294,16 @@ def test_a_check_that_looks_for_marked_cards_runs_only_when_one_moves() -> None:
     assert g.counters[looks] == 2           # the gem moves: it runs again
 
 
+def test_a_zone_the_marked_loop_also_reads_otherwise_is_read_in_full() -> None:
+    """`count(z)` inside the loop reads the whole zone the loop walks: no zone is marked."""
+    from cardsmith.compiler.depends import check_reads
+    result = build_text(_SPARKLE.replace("if c.shiny:", "if c.shiny and count(z) > 1:"))
+    assert result.checked is not None
+    (chk, _), = result.checked.symbols.checks
+    reads = check_reads(result.checked, chk)
+    assert reads.zones == {"hand", "box"} and reads.marked == {}
+
+
 def test_a_field_that_some_statement_writes_marks_nothing() -> None:
     """Once any statement writes `shiny`, a coin may become shiny: the zones are read in full
     and every card's arrival runs the check."""
