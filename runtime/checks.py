@@ -45,17 +45,19 @@ class Checks:
         self._zone_checks, self._counter_checks, self._object_checks = index.zones, index.counters, index.objects
         self._marked_checks = index.marked
 
-    def _card_checks(self, card: Obj, zone: Zone | None) -> tuple[int, ...]:
-        """The checks that a card coming to or leaving a zone concerns: those reading the zone,
-        and those reading it for the cards marked by a field this card carries."""
-        if zone is None:
-            return ()
-        name = zone.spec.name
-        checks = self._zone_checks.get(name, ())
-        marked = self._marked_checks.get(name)
-        if marked:
-            fields = card.fields
-            checks += tuple(i for i, field in marked if fields.get(field))
+    def _card_checks(self, card: Obj, source: Zone | None, dest: Zone) -> tuple[int, ...]:
+        """The checks that a card leaving `source` (None: a new card) for `dest` concerns: those
+        reading either zone, and those reading it for the cards marked by a field this card
+        carries."""
+        zones = self._zone_checks
+        checks = zones.get(dest.spec.name, ())
+        if source is not None:
+            checks = zones.get(source.spec.name, ()) + checks
+        if self._marked_checks:
+            for zone in (source, dest):
+                marked = self._marked_checks.get(zone.spec.name) if zone is not None else None
+                if marked:
+                    checks += tuple(i for i, field in marked if card.fields.get(field))
         return checks
 
     def _holder_checks(self, holder: Zone | Obj) -> tuple[int, ...]:

@@ -105,7 +105,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             zone.cards.append(obj)
             obj.zone = zone
             if self.rules.checks:
-                self._changed(self._card_checks(obj, zone))
+                self._changed(self._card_checks(obj, None, zone))
         return obj
 
     def new_card(self, ident: str, owner: Player, zone: Zone) -> Obj:
@@ -231,7 +231,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         if self.logging:
             self.recorder.card(obj, source, dest, seen)
         if self.rules.checks:
-            self._changed(self._card_checks(obj, source) + self._card_checks(obj, dest))
+            self._changed(self._card_checks(obj, source, dest))
         moved = self.rules.move_event
         if moved is not None and source is not dest and self._answered(moved):
             self.emit(moved, obj, source, dest)
