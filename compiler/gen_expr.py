@@ -161,11 +161,11 @@ class ExprGen(Visitor[str]):
             case FieldRef(field):
                 assert obj is not None
                 key = self.out.const(field)
-                if SIMPLE.match(obj) and not self.writes.modified(field):  # no modifier can be in force
+                if not SIMPLE.match(obj):
+                    return f"g.read({obj}, {key})"
+                if not self.writes.modified(field):  # no modifier can ever be in force
                     return f"{obj}.fields.get({key})"
-                if SIMPLE.match(obj):  # no modifier on this field: read it directly
-                    return f"({obj}.fields.get({key}) if {key} not in g.mods else g.read({obj}, {key}))"
-                return f"g.read({obj}, {key})"
+                return f"({obj}.fields.get({key}) if {key} not in g.mods else g.read({obj}, {key}))"
             case AttrRef(of, name):
                 assert obj is not None
                 return self._attribute(of, name, obj)

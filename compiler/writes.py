@@ -35,15 +35,9 @@ class Writes:
         for node in s.walk(decls, prune=s.EXPRESSIONS):
             if isinstance(node, (s.Assign, s.AugAssign)) and isinstance(node.target, s.Attr):
                 assigned.add(node.target.name)  # by name: whatever the object, that field is written
-            elif isinstance(node, s.Modify):
-                ref = self.c.resolution.get(node.target)
-                if isinstance(ref, CounterRef):
-                    modified.add(ref.counter)
-                elif isinstance(ref, FieldRef):
-                    modified.add(ref.field)
-                else:  # not resolved (a model with errors): by what it is written as
-                    target = node.target
-                    modified.add(target.name if isinstance(target, s.Attr) else getattr(target, "ident", ""))
+            elif isinstance(node, s.Modify):  # keyed as the generated `g.modify` keys it
+                ref = self.c.ref(node.target)
+                modified.add(ref.counter if isinstance(ref, CounterRef) else ref.field if isinstance(ref, FieldRef) else "")
         return frozenset(assigned), frozenset(modified)
 
     def modified(self, name: str) -> bool:
