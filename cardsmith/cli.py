@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from typing import Any
@@ -67,6 +68,11 @@ def run() -> Any:
         click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
         click.echo("please report this with the command you ran", err=True)
         sys.exit(3)
+    finally:
+        # The process is about to end: the collector's passes while the interpreter shuts
+        # down would walk every object of a loaded game again (5% of `play`'s work) only to
+        # free what the exit frees anyway.
+        gc.freeze()
 
 
 if __name__ == "__main__":

@@ -17,13 +17,13 @@ from .common import (
     parse_picks,
     policy_option,
     say,
+    say_all,
     summary,
     table,
     writable_file,
     write,
 )
 from .runtime.agents import Agent, AgentGaveUp, JsonLinesAgent
-from .runtime.display import printable
 from .runtime.events import encode as encode_event
 from .runtime.log import events_for, lines_for
 from .runtime.rules import RuleSet
@@ -107,8 +107,7 @@ def play_cmd(game: str, paths: tuple[str, ...], seed: int, p1: str | None, p2: s
         chosen.finish(outcome.winner, outcome.reason, outcome.steps, outcome.decisions, outcome.error,
                       outcome.cause)
     if show_log and agent != "terminal":
-        for line in lines_for(outcome.log, viewer):
-            out(line)
+        say_all(lines_for(outcome.log, viewer), to_stderr=agent == "jsonl")
     summary(outcome, picks, seed, out)
     if save_file:
         save_game(save_file, SavedGame(rules.game, seed, picks, outcome.answers, outcome.final_hash))
@@ -158,8 +157,7 @@ def _replay(rules: RuleSet, path: str, show_log: bool) -> None:
             fail(f"{path} is incomplete: {err}")
         fail(f"the replay left the saved game at {err} (did the rules or cards change?)", 1)
     if show_log:
-        for line in lines_for(outcome.log, None):
-            click.echo(printable(line))
+        say_all(lines_for(outcome.log, None))
     summary(outcome, saved.picks, saved.seed, click.echo)
     problem = outcome.error or replay.mismatch(outcome, saved)
     if problem:

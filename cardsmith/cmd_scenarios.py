@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .common import GAME_HELP, build_or_report
+from .common import GAME_HELP, build_or_report, say_all
 from .runtime.display import printable
 from .runtime.log import lines_for
 from .runtime.session import play_scenario
@@ -37,8 +37,7 @@ def scenarios(game: str, paths: tuple[str, ...], pattern: str | None, show_log: 
         problem, played = play_scenario(rules, name)
         click.echo(printable(f"{'ok  ' if problem is None else 'FAIL'} {name}" + (f": {problem}" if problem else "")))
         if show_log:
-            for line in lines_for(played.lines, None):
-                click.echo(printable(f"    | {line}"))
+            say_all(f"    | {line}" for line in lines_for(played.lines, None))
         failed += problem is not None
     click.echo(f"{len(names) - failed} passed, {failed} failed")
     if failed or not names:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -78,6 +78,13 @@ def writable_file(path: str) -> None:
 def say(to_stderr: bool) -> Callable[[str], None]:
     """Print lines for people: to stderr when stdout belongs to a protocol."""
     return lambda line: click.echo(printable(line), err=to_stderr)
+
+
+def say_all(lines: Iterable[str], to_stderr: bool = False) -> None:
+    """Print many lines for people in one write (a game's log has thousands)."""
+    text = "\n".join(printable(line) for line in lines)
+    if text:
+        click.echo(text, err=to_stderr)
 
 
 def parse_picks(text: str) -> list[str]:

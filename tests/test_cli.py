@@ -219,3 +219,18 @@ def test_a_terminal_player_typing_a_non_ascii_digit_is_asked_again() -> None:
                           input=answers, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr[-500:]
     assert proc.stdout.count("請輸入 1 到 ") == 2, "each of the two unusable answers is refused once, in the game's language"
+
+
+def test_the_entry_point_spares_the_exit_a_walk_over_every_object() -> None:
+    """`run()` freezes the collector when the command ends, so the interpreter's shutdown does
+    not walk a loaded game's objects again."""
+    code = ("import atexit, gc, sys\n"
+            "from cardsmith.cli import run\n"
+            "print('before', gc.get_freeze_count())\n"
+            "atexit.register(lambda: print('at exit', gc.get_freeze_count() > 0))\n"
+            "sys.argv = ['cardsmith', 'play', 'eatpaint', '--seed', '1', '--no-log']\n"
+            "run()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "before 0" and lines[-1] == "at exit True"
