@@ -34,6 +34,7 @@ from .cache import open_cache, warn
 from .diagnostics import Diagnostic
 from .library import grammar_text
 from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
+from .trees import install
 
 FULLWIDTH = {
     "：": ":", "，": ",", "（": "(", "）": ")", "＝": "=", "＋": "+", "－": "-", "＜": "<",
@@ -61,7 +62,7 @@ def parser(strict: bool = False) -> Lark:
     """The LALR parser, built once per process. Its tables are kept in the verified
     per-user cache (`cache.py`), never in a shared folder."""
     if strict:
-        return _build_parser(strict=True)
+        return install(_build_parser(strict=True))
     cache = open_cache()
     key = hashlib.sha256(b"\0".join([importlib.util.MAGIC_NUMBER, sys.version.encode(),
                                       lark.__version__.encode(), grammar_text().encode()]))
@@ -70,7 +71,7 @@ def parser(strict: bool = False) -> Lark:
         payload = cache.read(entry)
         if payload is not None:
             try:
-                return Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter())
+                return install(Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter()))
             except Exception as err:  # noqa: BLE001 - a bad entry is rebuilt, never fatal
                 warn("cache entry %s skipped and rebuilt: %s", entry, type(err).__name__)
     built = _build_parser(strict=False)
@@ -78,10 +79,11 @@ def parser(strict: bool = False) -> Lark:
         data, memo = built.memo_serialize([TerminalDef, Rule])
         data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
         cache.write(entry, marshal.dumps({"data": data, "memo": memo}))
-    return built
+    return install(built)
 
 
 def _build_parser(strict: bool) -> Lark:
+    """Lark's parser as Lark builds it (`parser()` then installs our tree building)."""
     return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
                 maybe_placeholders=False, strict=strict)
 

@@ -127,3 +127,44 @@ def test_an_expression_is_shown_with_the_brackets_its_meaning_needs(written: str
         return decl.expr
     assert unparse(value(written)) == shown
     assert unparse(value(shown)) == shown  # shown text reads back as the same expression
+
+
+def _same_tree(ours: object, lark_s: object, where: str) -> None:
+    """The same node, children and position (every attribute of Lark's meta, and every token's)."""
+    from lark import Token, Tree
+    assert type(ours) is type(lark_s), where
+    if isinstance(ours, Tree) and isinstance(lark_s, Tree):
+        assert ours.data == lark_s.data and vars(ours.meta) == vars(lark_s.meta), where
+        assert len(ours.children) == len(lark_s.children), where
+        for i, (a, b) in enumerate(zip(ours.children, lark_s.children, strict=True)):
+            _same_tree(a, b, f"{where}/{ours.data}[{i}]")
+    elif isinstance(ours, Token) and isinstance(lark_s, Token):
+        position = ("type", "line", "column", "end_line", "end_column", "start_pos", "end_pos")
+        assert ours == lark_s and [getattr(ours, k) for k in position] == [getattr(lark_s, k) for k in position], where
+    else:
+        assert ours == lark_s, where
+
+
+def test_one_call_per_reduction_builds_the_trees_lark_builds() -> None:
+    """`trees.install` replaces Lark's chain of tree-building wrappers: on every declaration of
+    the bundled games, the example, the diagnostics and the fuzz corpus, the trees, their
+    positions and containers, and the errors are Lark's own."""
+    from pathlib import Path
+
+    from cardsmith.compiler.parse import _build_parser, parser, split_items
+    ours, lark_s = parser(), _build_parser(strict=False)
+    root = Path(__file__).resolve().parent.parent
+    paths = sorted([*(root / "cards").rglob("*.csm"), *(root / "examples").rglob("*.csm"),
+                    *(root / "tests" / "data").rglob("*.csm")])
+    compared = 0
+    for path in paths:
+        for start, chunk in split_items(path.read_text("utf-8", errors="replace")):
+            results = []
+            for p in (ours, lark_s):
+                try:
+                    results.append(p.parse(chunk))
+                except Exception as err:  # noqa: BLE001 - the same failure is expected of both
+                    results.append((type(err).__name__, str(err)))
+            _same_tree(results[0], results[1], f"{path.name}:{start}")
+            compared += 1
+    assert len(paths) > 80 and compared > 2000
