@@ -47,7 +47,7 @@ def _reduce(rule: Rule) -> Reduce:
         if lift and len(kept_children) == 1:
             node = kept_children[0]
             if type(node) is Tree and not (len(children) == 1 and children[0] is node):
-                _widen(node, children)  # lifted out of a wider rule or a spliced `_rule`
+                _place(node, children)  # lifted out of a wider rule or a spliced `_rule`
             return node
         node = Tree(name, kept_children)
         _place(node, children)
@@ -72,21 +72,8 @@ def _filter(children: list[Any], kept: Sequence[tuple[int, bool]]) -> list[Any]:
 
 
 def _place(node: Tree[Any], children: list[Any]) -> None:
-    """Set a new node's position and container from its first and last positioned children."""
-    first = _start(children)
-    if first is None:
-        return
-    meta: Any = node.meta  # Lark sets its position attributes dynamically
-    meta.line, meta.column, meta.start_pos = meta.container_line, meta.container_column, \
-        meta.container_start_pos = first
-    meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
-        meta.container_end_pos = _end(children)
-    meta.empty = False
-
-
-def _widen(node: Tree[Any], children: list[Any]) -> None:
-    """A lifted node keeps its own start and end (if it had any) and gets the container of
-    the rule it was lifted out of."""
+    """Set a node's container from its first and last positioned children, and its own start
+    and end too unless it has them (a node lifted out of a wider rule keeps its own)."""
     first = _start(children)
     if first is None:
         return
