@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak lint bench browser editor clean
+.PHONY: run test soak lint bench bench-count browser editor clean
 
 # setuptools' notice about editable installs is silenced: it warns of a folder named like the
 # package, and here that folder is the package.
@@ -64,6 +64,16 @@ lint: $(STAMP)
 bench: $(STAMP)  # bytecode compiled first: whole-process times measure an installed cardsmith even where .pyc files are not written
 	$(BIN)/python -m compileall -q compiler runtime cardsmith
 	$(BIN)/python bench/run.py
+
+# The same work counted in instructions (bench/count.py, valgrind's cachegrind): steady where
+# timings drift. valgrind is installed with apt when it is missing and apt can be used.
+bench-count: $(STAMP)
+	@command -v valgrind >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then sudo=; else sudo="sudo -n"; fi; \
+	    echo "installing valgrind with apt-get"; \
+	    { $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; } \
+	        >/dev/null 2>&1 || echo "note: valgrind could not be installed"; }
+	$(BIN)/python -m compileall -q compiler runtime cardsmith
+	$(BIN)/python bench/count.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
