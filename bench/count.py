@@ -2,7 +2,8 @@
 valgrind's cachegrind, so that two builds can be compared on a busy or drifting machine.
 
 Each figure is a run of the work minus a run of the same process doing none of it (the same
-imports and set-up), under `PYTHONHASHSEED=0`: the counts repeat exactly from run to run.
+imports and set-up), under `PYTHONHASHSEED=0` and with one cache folder (`build/count-cache`):
+the counts repeat exactly from run to run of one checkout.
 They count instructions, not time; valgrind's virtual CPU hides some instruction sets (SHA
 extensions, for one), so hashing counts more here than it costs. Runs two at a time.
 """
@@ -14,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,7 +103,8 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("error: valgrind is not installed (Debian: apt-get install valgrind); `make bench-count` "
                  "tries to install it with apt")
-    os.environ["CARDSMITH_CACHE"] = tempfile.mkdtemp(prefix="cardsmith-count-")
+    # one cache folder from run to run: a different path would hash differently and shift the counts
+    os.environ["CARDSMITH_CACHE"] = str(HERE.parent / "build" / "count-cache")
     cli = [sys.executable, "-m", "cardsmith.cli"]
     for warm in ([*cli, "check", "sakura"], [*cli, "play", "sakura", "--seed", "1"], [*cli, "play", "ccs", "--seed", "1"],
                  [sys.executable, str(HERE / "count.py"), "--work", "parse", "0"]):
