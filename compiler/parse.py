@@ -71,9 +71,11 @@ def parser(strict: bool = False) -> Lark:
         payload = cache.read(entry)
         if payload is not None:
             try:
-                return install(Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter()))
+                loaded = Lark.__new__(Lark)._load(marshal.loads(payload), postlex=_Indenter())
             except Exception as err:  # noqa: BLE001 - a bad entry is rebuilt, never fatal
                 warn("cache entry %s skipped and rebuilt: %s", entry, type(err).__name__)
+            else:
+                return install(loaded)
     built = _build_parser(strict=False)
     if cache is not None:
         data, memo = built.memo_serialize([TerminalDef, Rule])

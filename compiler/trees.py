@@ -25,10 +25,16 @@ Reduce = Callable[[list[Any]], Any]
 
 
 def install(parser: Lark) -> Lark:
-    """Replace the parser's tree-building callbacks with one function per rule."""
-    callbacks: dict[Rule, Reduce] = parser._callbacks  # the dict the LALR parser calls  # noqa: SLF001
-    for rule in callbacks:
-        callbacks[rule] = _reduce(rule)
+    """Replace the parser's tree-building callbacks with one function per rule. A Lark laid out
+    otherwise than the 1.x releases keeps its own tree building: the same trees, built slower."""
+    callbacks = getattr(parser, "_callbacks", None)  # the dict the LALR parser calls
+    if not isinstance(callbacks, dict):
+        return parser
+    try:
+        ours = {rule: _reduce(rule) for rule in callbacks}
+    except AttributeError:
+        return parser
+    callbacks.update(ours)
     return parser
 
 

@@ -153,6 +153,7 @@ def test_one_call_per_reduction_builds_the_trees_lark_builds() -> None:
 
     from cardsmith.compiler.parse import _build_parser, parser, split_items
     ours, lark_s = parser(), _build_parser(strict=False)
+    assert {reduce.__module__ for reduce in ours._callbacks.values()} == {"cardsmith.compiler.trees"}
     root = Path(__file__).resolve().parent.parent
     paths = sorted([*(root / "cards").rglob("*.csm"), *(root / "examples").rglob("*.csm"),
                     *(root / "tests" / "data").rglob("*.csm")])
