@@ -26,7 +26,7 @@ REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 @dataclass(frozen=True)
 class Measure:
     label: str
-    work: str  # a work kind of this script (`--work KIND N`), or "process" for the command line
+    work: str  # a work kind of this script (`--work KIND N`)
     size: int  # how much work: cards or games
     unit: str  # what a count is divided by: "card", "game" or "decision"
 
@@ -63,12 +63,11 @@ def measure(m: Measure) -> str:
 def work(kind: str, n: int) -> None:
     """Do `n` units of one kind of work (none when n is 0, after the same set-up)."""
     sys.path.insert(0, str(HERE))
-    from run import BASE, synthetic_cards
+    from run import base_tables, ccs_tables, every_tables, synthetic_cards
 
     from cardsmith.compiler.load import build_game, build_sources, game_files, read_sources
     from cardsmith.compiler.parse import parse_source, parser
     from cardsmith.runtime.session import new_game, play
-    from cardsmith.runtime.table import legal_picks
 
     if kind == "parse":
         parser()
@@ -84,15 +83,8 @@ def work(kind: str, n: int) -> None:
     game = "ccs" if kind.startswith("ccs") else "sakura"
     rules = build_game(game).rules
     assert rules is not None
-    if kind == "sakura":
-        pairs = [[a, b] for i, a in enumerate(BASE) for b in BASE[i + 1:]]
-        tables = [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]
-    elif kind == "every":
-        seats = legal_picks(rules)
-        tables = [[seats[i], seats[(i * 7 + 3) % len(seats)]] for i in range(len(seats))]
-    else:
-        names, players = list(rules.characters), int(kind[3:])
-        tables = [[[names[(start + k) % len(names)]] for k in range(players)] for start in range(len(names))]
+    tables = base_tables() if kind == "sakura" else every_tables(rules) if kind == "every" else \
+        ccs_tables(rules, int(kind[3:]))
     decisions = 0
     for i in range(n):
         decisions += play(new_game(rules, tables[i % len(tables)], seed=i, log=False)).decisions

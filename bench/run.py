@@ -157,29 +157,42 @@ def report(label: str, rates: list[Rates]) -> Rates:
     return middle
 
 
-def bench_games() -> None:
+def base_tables() -> list[list[list[str]]]:
+    """Sakura tables of two base-goddess pairs, each pair meeting the next."""
     pairs = [list(p) for p in itertools.combinations(BASE, 2)]
-    base = [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]
+    return [[pairs[i], pairs[(i + 1) % len(pairs)]] for i in range(len(pairs))]
+
+
+def every_tables(rules: RuleSet) -> list[list[list[str]]]:
+    """Sakura tables that give every legal pair of characters a seat."""
+    seats = legal_picks(rules)
+    return [[seats[i], seats[(i * 7 + 3) % len(seats)]] for i in range(len(seats))]
+
+
+def ccs_tables(rules: RuleSet, players: int) -> list[list[list[str]]]:
+    """库洛小樱对战 tables of `players` seats, one character each, the characters in turn."""
+    names = list(rules.characters)
+    return [[[names[(start + k) % len(names)]] for k in range(players)] for start in range(len(names))]
+
+
+def bench_games() -> None:
+    base = base_tables()
     report("Sakura Arms base-goddess matchups", games_per_second("sakura", base))
     print("   [target 3× a hand-written Python engine on the same machine: not measurable here, "
           "no such engine is installed]")
     print(f"300 fixed Sakura base-goddess games, best of 5: {fixed_games('sakura', base):.0f} games/s")
     rules: RuleSet | None = build_game("sakura").rules
     assert rules is not None
-    seats = legal_picks(rules)
-    report(f"Sakura Arms, every character ({len(rules.characters)})", games_per_second(
-        "sakura", [[seats[i], seats[(i * 7 + 3) % len(seats)]] for i in range(len(seats))]))
+    report(f"Sakura Arms, every character ({len(rules.characters)})", games_per_second("sakura", every_tables(rules)))
     characters = ["sabier", "himelia", "aika", "leo"]
     report("EAT/PAINT, all matchups", games_per_second(
         "eatpaint", [[[a], [b]] for a in characters for b in characters]))
     if "ccs" in bundled_games():
         rules = build_game("ccs").rules
         assert rules is not None
-        names = list(rules.characters)
         per_decision = {}
         for players in (2, 10):
-            matchups = [[[names[(start + k) % len(names)]] for k in range(players)] for start in range(len(names))]
-            rates = games_per_second("ccs", matchups)
+            rates = games_per_second("ccs", ccs_tables(rules, players))
             report(f"库洛小樱对战, {players} players", rates)
             # the best run: load on the box only ever slows a run down, so it is the steadiest figure
             per_decision[players] = 1e6 / max(r.decisions for r in rates)
