@@ -13,6 +13,7 @@ import marshal
 import re
 import sys
 from functools import lru_cache
+from typing import Any
 
 import lark
 from lark import Lark
@@ -32,6 +33,7 @@ from . import syntax as s
 from .build import Builder, BuildError
 from .cache import open_cache, warn
 from .diagnostics import Diagnostic
+from .lalr import Driver, GiveUp, Unsupported
 from .library import grammar_text
 from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
 from .trees import install
@@ -82,6 +84,28 @@ def parser(strict: bool = False) -> Lark:
         data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
         cache.write(entry, marshal.dumps({"data": data, "memo": memo}))
     return install(built)
+
+
+@lru_cache(maxsize=1)
+def driver() -> Driver | None:
+    """The one-loop driver of the parser's tables, or None for a Lark laid out otherwise
+    (then Lark's own loop parses: the same trees, slower)."""
+    try:
+        return Driver(parser())
+    except Unsupported:
+        return None
+
+
+def parse_tree(chunk: str) -> Any:
+    """A declaration's tree: by the driver, or by Lark when the driver gives up (a syntax
+    error, reported as Lark reports it)."""
+    fast = driver()
+    if fast is not None:
+        try:
+            return fast.parse(chunk)
+        except GiveUp:
+            pass
+    return parser().parse(chunk)
 
 
 def _build_parser(strict: bool) -> Lark:
@@ -148,7 +172,7 @@ def _parse_chunk(path: str, start: int, chunk: str) -> tuple[list[s.Decl], list[
     if problem:
         return [], [problem]
     try:
-        tree = parser().parse(chunk)
+        tree = parse_tree(chunk)
         return list(Builder(path, start - 1).transform(tree)), diags
     except UnexpectedInput as err:
         diags.append(_syntax_diagnostic(path, start - 1, chunk, err))

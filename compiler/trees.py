@@ -20,8 +20,11 @@ from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.grammar import Rule, Terminal
+from lark.tree import Meta
 
 Reduce = Callable[[list[Any]], Any]
+
+_new = object.__new__
 
 
 def install(parser: Lark) -> Lark:
@@ -47,6 +50,8 @@ def _reduce(rule: Rule) -> Reduce:
                  if keep_tokens or not (isinstance(sym, Terminal) and sym.filter_out))
     lift = bool(rule.options.expand1 and not rule.alias)
     plain = len(kept) == len(rule.expansion) and not any(splice for _, splice in kept)
+    if lift and plain and len(kept) == 1:
+        return pass_through
 
     def reduce(children: list[Any]) -> Any:
         kept_children = children if plain else _filter(children, kept)
@@ -55,11 +60,14 @@ def _reduce(rule: Rule) -> Reduce:
             if type(node) is Tree and not (len(children) == 1 and children[0] is node):
                 _place(node, children)  # lifted out of a wider rule or a spliced `_rule`
             return node
-        node = Tree(name, kept_children)
-        _place(node, children)
-        return node
+        return Tree(name, kept_children, _meta(children))
 
     return reduce
+
+
+def pass_through(children: list[Any]) -> Any:
+    """The callback of a `?rule` of one kept symbol: its tree is that symbol's, as it is."""
+    return children[0]
 
 
 def _filter(children: list[Any], kept: Sequence[tuple[int, bool]]) -> list[Any]:
@@ -75,6 +83,21 @@ def _filter(children: list[Any], kept: Sequence[tuple[int, bool]]) -> list[Any]:
         else:
             filtered.append(children[i])
     return filtered
+
+
+def _meta(children: list[Any]) -> Meta | None:
+    """A new node's positions: its own and its container's, from its first and last
+    positioned children (None, as Lark leaves it, when no child has a position)."""
+    first = _start(children)
+    if first is None:
+        return None
+    meta: Any = _new(Meta)  # what Meta() makes, without the call to its __init__
+    meta.empty = False
+    meta.line, meta.column, meta.start_pos = meta.container_line, meta.container_column, \
+        meta.container_start_pos = first
+    meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
+        meta.container_end_pos = _end(children)
+    return meta  # type: ignore[no-any-return]
 
 
 def _place(node: Tree[Any], children: list[Any]) -> None:
@@ -96,8 +119,8 @@ def _place(node: Tree[Any], children: list[Any]) -> None:
 def _start(children: list[Any]) -> tuple[int, int, int] | None:
     for child in children:
         if type(child) is Tree:
-            meta: Any = child.meta
-            if not meta.empty:
+            meta: Any = child._meta  # None or empty: no position
+            if meta is not None and not meta.empty:
                 return meta.container_line, meta.container_column, meta.container_start_pos
         elif isinstance(child, Token):
             return child.line, child.column, child.start_pos  # type: ignore[return-value]
@@ -107,8 +130,8 @@ def _start(children: list[Any]) -> tuple[int, int, int] | None:
 def _end(children: list[Any]) -> tuple[int, int, int]:
     for child in reversed(children):
         if type(child) is Tree:
-            meta: Any = child.meta
-            if not meta.empty:
+            meta: Any = child._meta
+            if meta is not None and not meta.empty:
                 return meta.container_end_line, meta.container_end_column, meta.container_end_pos
         elif isinstance(child, Token):
             return child.end_line, child.end_column, child.end_pos  # type: ignore[return-value]

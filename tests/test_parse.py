@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from lark import Lark
+from lark import Lark, Tree
 
 from cardsmith.compiler import syntax as s
 from cardsmith.compiler.parse import _Indenter, grammar_text, parse_source
@@ -145,27 +147,71 @@ def _same_tree(ours: object, lark_s: object, where: str) -> None:
         assert ours == lark_s, where
 
 
-def test_one_call_per_reduction_builds_the_trees_lark_builds() -> None:
-    """`trees.install` replaces Lark's chain of tree-building wrappers: on every declaration of
-    the bundled games, the example, the diagnostics and the fuzz corpus, the trees, their
-    positions and containers, and the errors are Lark's own."""
+def _corpus() -> list[tuple[str, str]]:
+    """Every declaration of the bundled games, the example, the diagnostics and the fuzz corpus."""
     from pathlib import Path
 
-    from cardsmith.compiler.parse import _build_parser, parser, split_items
-    ours, lark_s = parser(), _build_parser(strict=False)
-    assert {reduce.__module__ for reduce in ours._callbacks.values()} == {"cardsmith.compiler.trees"}
+    from cardsmith.compiler.parse import split_items
     root = Path(__file__).resolve().parent.parent
     paths = sorted([*(root / "cards").rglob("*.csm"), *(root / "examples").rglob("*.csm"),
                     *(root / "tests" / "data").rglob("*.csm")])
-    compared = 0
-    for path in paths:
-        for start, chunk in split_items(path.read_text("utf-8", errors="replace")):
-            results = []
-            for p in (ours, lark_s):
-                try:
-                    results.append(p.parse(chunk))
-                except Exception as err:  # noqa: BLE001 - the same failure is expected of both
-                    results.append((type(err).__name__, str(err)))
-            _same_tree(results[0], results[1], f"{path.name}:{start}")
-            compared += 1
-    assert len(paths) > 80 and compared > 2000
+    assert len(paths) > 80
+    return [(f"{path.name}:{start}", chunk) for path in paths
+            for start, chunk in split_items(path.read_text("utf-8", errors="replace"))]
+
+
+def _outcome(parse: Callable[[str], object], chunk: str) -> object:
+    try:
+        return parse(chunk)
+    except Exception as err:  # noqa: BLE001 - the same failure is expected of both
+        return (type(err).__name__, str(err))
+
+
+def test_one_call_per_reduction_builds_the_trees_lark_builds() -> None:
+    """`trees.install` replaces Lark's chain of tree-building wrappers, and `lalr.Driver` its
+    lexing and parsing loop: on every declaration of the corpus, the trees, their positions and
+    containers, and the errors are those of Lark's parser left as Lark builds it."""
+    from cardsmith.compiler.parse import _build_parser, driver, parse_tree, parser
+    ours, lark_s = parser(), _build_parser(strict=False)
+    assert {reduce.__module__ for reduce in ours._callbacks.values()} == {"cardsmith.compiler.trees"}
+    fast = driver()
+    assert fast is not None, "the installed Lark is run by its own loop: lalr.Driver no longer fits it"
+    corpus = _corpus()
+    driven = 0
+    for where, chunk in corpus:
+        expected = _outcome(lark_s.parse, chunk)
+        _same_tree(_outcome(parse_tree, chunk), expected, where)
+        _same_tree(_outcome(ours.parse, chunk), expected, where)
+        driven += isinstance(_outcome(fast.parse, chunk), Tree)
+    assert len(corpus) > 2000 and driven > 2000
+
+
+def test_the_driver_finishes_only_what_lark_finishes() -> None:
+    """Declarations cut, doubled or spliced at every kind of place: where the driver finishes a
+    parse, Lark finishes it with the same tree; where Lark fails, the driver gives up (and the
+    caller's error is Lark's)."""
+    import random
+
+    from cardsmith.compiler.lalr import GiveUp
+    from cardsmith.compiler.parse import _build_parser, driver
+    fast, lark_s = driver(), _build_parser(strict=False)
+    assert fast is not None
+    corpus = [chunk for _, chunk in _corpus()]
+    rng = random.Random(16)
+    pieces = ["\n", "    ", "\t", "(", ")", "[", "]", ":", ",", "-", "#", '"', "\\\n", "1/2", "if ", "x"]
+    tallies = {"both finish": 0, "both fail": 0}
+    for _ in range(3000):
+        chunk = rng.choice(corpus)
+        at, to = sorted(rng.randrange(len(chunk) + 1) for _ in range(2))
+        chunk = rng.choice([chunk[:at] + chunk[to:], chunk[:at] + rng.choice(pieces) + chunk[at:],
+                            chunk[:to] + chunk[at:to] + chunk[to:], chunk[:at] + rng.choice(corpus)])
+        expected = _outcome(lark_s.parse, chunk)
+        try:
+            got = fast.parse(chunk)
+        except GiveUp:
+            assert not isinstance(expected, Tree), chunk
+            tallies["both fail"] += 1
+        else:
+            _same_tree(got, expected, repr(chunk))
+            tallies["both finish"] += 1
+    assert min(tallies.values()) > 500, tallies

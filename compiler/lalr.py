@@ -1,0 +1,222 @@
+"""One loop that runs Lark's LALR tables over a declaration: lexing, indentation, parsing.
+
+Lark reads a text through three generators stacked on one another (the contextual lexer, the
+indentation post-lexer, the parser's token loop) with several method calls per token at each
+level; that machinery was 60% of a parse. `Driver` runs the same things in one function: the
+parse table, each state's scanner (the same compiled expressions, tried in the same order),
+the same keyword retyping, the same indentation rule and the same tree-building callbacks. It
+only finishes a parse that Lark finishes, with the same tree. At the first thing off the
+successful path (a character no terminal matches, a token the state does not expect, an
+inconsistent dedent) it raises `GiveUp`, and the caller asks Lark, whose error is then Lark's
+own (tests/test_parse.py compares the two on every bundled declaration and on mutated ones).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, cast
+
+from lark import Lark, Token
+from lark.grammar import Rule
+from lark.indenter import Indenter
+from lark.lexer import PatternStr, UnlessCallback
+from lark.parsers.lalr_analysis import Shift
+
+from .trees import pass_through
+
+Reduce = Callable[[list[Any]], Any]
+Reduction = tuple[int, Reduce, str]  # a rule's size, callback and name
+Action = int | str | Reduction  # shift to a state; reduce a rule whose tree is its one child (its name); reduce
+# one state's scanner: its expressions, ignored and newline-bearing terminals, keyword retyping
+Scan = tuple[tuple[re.Pattern[str], ...], frozenset[str], frozenset[str], dict[str, dict[str, str]]]
+
+_new_token = str.__new__
+
+
+class GiveUp(Exception):
+    """The text is off the path the driver runs; Lark's own parse says what is wrong."""
+
+
+class Unsupported(Exception):
+    """The parser uses a Lark feature the driver does not run (it then is not used)."""
+
+
+class Driver:
+    """Lark's LALR parser of one grammar with an indentation post-lexer, run in one loop."""
+
+    def __init__(self, parser: Lark) -> None:
+        try:
+            frontend: Any = parser.parser
+            tables: Any = frontend.parser.parser
+            connector: Any = frontend.lexer
+            contextual: Any = connector.lexer
+            indenter: Any = connector.postlexer
+            start = parser.options.start[0]
+            self._start: int = tables.parse_table.start_states[start]
+            self._end: int = tables.parse_table.end_states[start]
+            states = tables.parse_table.states
+            callbacks = tables.callbacks
+            lexers = contextual.lexers
+        except (AttributeError, KeyError, IndexError, TypeError) as err:
+            raise Unsupported(f"an unfamiliar Lark layout ({err})") from err
+        if any(isinstance(key, str) for key in callbacks):
+            raise Unsupported("terminal callbacks")
+        self._indenter(indenter)
+        rules = frozenset(rule.origin.name for rule in callbacks)
+        self._table = {state: self._actions(row, callbacks, rules) for state, row in states.items()}
+        if self._table[self._end]:
+            raise Unsupported("actions in the end state")
+        self._table[self._end] = {"$END": self._end}  # accept: shift the end of input in place
+        self._scans = self._scanners(lexers)
+
+    def _indenter(self, indenter: Any) -> None:
+        if not isinstance(indenter, Indenter) or any(
+                getattr(type(indenter), name) is not getattr(Indenter, name)
+                for name in ("process", "_process", "handle_NL")):
+            raise Unsupported("a post-lexer other than Lark's Indenter")
+        self._nl: str = indenter.NL_type
+        self._opens = frozenset(indenter.OPEN_PAREN_types)
+        self._closes = frozenset(indenter.CLOSE_PAREN_types)
+        self._indent: str = indenter.INDENT_type
+        self._dedent: str = indenter.DEDENT_type
+        self._tab: int = indenter.tab_len
+
+    def _actions(self, row: dict[str, tuple[Any, Any]], callbacks: dict[Rule, Reduce],
+                 rules: frozenset[str]) -> dict[str, Action]:
+        """A state's actions and gotos; a token's shift into the end state (which Lark refuses)
+        is left out."""
+        actions: dict[str, Action] = {}
+        for symbol, (kind, arg) in row.items():
+            if kind is Shift:
+                if symbol in rules or arg != self._end:
+                    actions[symbol] = arg
+            elif callbacks[arg] is pass_through and len(arg.expansion) == 1:
+                actions[symbol] = str(arg.origin.name)  # a plain str (Lark may hold a Token)
+            else:
+                actions[symbol] = (len(arg.expansion), callbacks[arg], arg.origin.name)
+        return actions
+
+    def _scanners(self, lexers: dict[int, Any]) -> dict[int, Scan]:
+        built: dict[int, Scan] = {}
+        scans = {}
+        for state, lexer in lexers.items():
+            if id(lexer) not in built:
+                built[id(lexer)] = self._scan(lexer)
+            scans[state] = built[id(lexer)]
+        return scans
+
+    @staticmethod
+    def _scan(lexer: Any) -> Scan:
+        """A state's scanner; keyword retyping (Lark's `UnlessCallback`) becomes a lookup."""
+        scanner = lexer.scanner  # built on first use
+        if lexer.callback.keys() & lexer.ignore_types:
+            raise Unsupported("a callback on an ignored terminal")
+        keywords: dict[str, dict[str, str]] = {}
+        for name, callback in lexer.callback.items():
+            if type(callback) is not UnlessCallback:
+                raise Unsupported(f"a lexer callback on {name}")
+            words: dict[str, str] = {}
+            for terminal in callback.scanner.terminals:
+                pattern = terminal.pattern
+                if type(pattern) is not PatternStr or pattern.flags:
+                    raise Unsupported(f"keyword {terminal.name} is not a plain string")
+                words.setdefault(pattern.value, terminal.name)
+            keywords[name] = words
+        return tuple(scanner._mres), lexer.ignore_types, lexer.newline_types, keywords
+
+    def parse(self, text: str) -> Any:
+        """The tree Lark would build for `text`, or `GiveUp`."""
+        table, scans, nl = self._table, self._scans, self._nl
+        opens, closes = self._opens, self._closes
+        states = [self._start]
+        values: list[Any] = []
+
+        def feed(token: Token | None, kind: str) -> None:
+            while True:
+                action = table[states[-1]].get(kind)
+                if type(action) is str:  # the value stays; the state moves past its one symbol
+                    states[-1] = table[states[-2]][action]  # type: ignore[index,assignment]  # a goto
+                    continue
+                if type(action) is int:
+                    states.append(action)
+                    values.append(token)
+                    return
+                if action is None:
+                    raise GiveUp
+                size, reduce, origin = cast(Reduction, action)  # (type() is does not narrow)
+                if size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                values.append(reduce(children))
+                states.append(table[states[-1]][origin])  # type: ignore[arg-type]  # a goto
+
+        pos, line, line_start, end = 0, 1, 0, len(text)
+        parens = 0
+        indents = [0]
+        last: Token | None = None
+        while pos < end:
+            patterns, ignore, newlines, keywords = scans[states[-1]]
+            for pattern in patterns:
+                match = pattern.match(text, pos)
+                if match:
+                    break
+            else:
+                raise GiveUp
+            value = match.group()
+            kind: str = match.lastgroup  # type: ignore[assignment]  # every group is named
+            start, first_line, column = pos, line, pos - line_start + 1
+            pos = match.end()
+            if kind in newlines:
+                breaks = value.count("\n")
+                if breaks:
+                    line += breaks
+                    line_start = start + value.rindex("\n") + 1
+            if kind in ignore:
+                continue
+            if kind in keywords:
+                kind = keywords[kind].get(value, kind)
+            token = last = _new_token(Token, value)
+            token.type, token.value, token.start_pos = kind, value, start
+            token.line, token.column = first_line, column
+            token.end_line, token.end_column, token.end_pos = line, pos - line_start + 1, pos
+            if kind == nl:
+                if not parens:
+                    feed(token, kind)
+                    self._indentation(token, indents, feed)
+                continue
+            feed(token, kind)
+            if kind in opens:
+                parens += 1
+            elif kind in closes:
+                parens -= 1
+                if parens < 0:
+                    raise GiveUp
+        while len(indents) > 1:  # blocks still open at the end close on the last token read
+            if last is None:
+                raise GiveUp
+            indents.pop()
+            feed(Token.new_borrow_pos(self._dedent, "", last), self._dedent)
+        feed(None, "$END")
+        if states[-2:] != [self._end, self._end]:
+            raise GiveUp  # the end of input was shifted short of the start rule (Lark refuses it)
+        return values[-2]
+
+    def _indentation(self, newline: Token, indents: list[int], feed: Callable[[Token, str], None]) -> None:
+        """The indent or dedents a line break opens onto, as Lark's `Indenter` gives them."""
+        if "\n" not in newline:
+            raise GiveUp
+        spaces = newline.rsplit("\n", 1)[1]
+        width = spaces.count(" ") + spaces.count("\t") * self._tab
+        if width > indents[-1]:
+            indents.append(width)
+            feed(Token.new_borrow_pos(self._indent, spaces, newline), self._indent)
+            return
+        while width < indents[-1]:
+            indents.pop()
+            feed(Token.new_borrow_pos(self._dedent, spaces, newline), self._dedent)
+        if width != indents[-1]:
+            raise GiveUp
