@@ -40,6 +40,7 @@ def _side(text: str) -> int | None:
 _EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "attr", "call",
                          "index", "list_lit", "list_where"})
 _CHAIN_RULES = frozenset({"sum", "product"})
+_DEPTH = dict.fromkeys(_EXPR_RULES, 1)
 
 
 class Builder:
@@ -57,23 +58,25 @@ class Builder:
 
     def transform(self, tree: Tree[Any]) -> Any:
         """Build bottom-up, refusing expressions nested deeper than MAX_EXPR_DEPTH, so later
-        stages (and the generated Python) never meet a tree too deep for them."""
+        stages (and the generated Python) never meet a tree too deep for them. A builder that
+        raised is not used again (its depth is left as it was at the error)."""
         rule = tree.data
-        extra = (len(tree.children) // 2 if rule in _CHAIN_RULES
-                 else 1 if rule in _EXPR_RULES else 0)
-        self.depth += extra
-        try:
+        children = tree.children
+        extra = _DEPTH.get(rule, 0) or (len(children) // 2 if rule in _CHAIN_RULES else 0)
+        if extra:
+            self.depth += extra
             if self.depth > MAX_EXPR_DEPTH:
                 raise BuildError(Diagnostic(
                     "E004", f"expression nested deeper than {MAX_EXPR_DEPTH} levels", self._span(tree.meta),
                     hint="split it with `let` variables"))
-            children = [self.transform(c) if type(c) is Tree else c for c in tree.children]
-            method = _RULES.get(rule)
-            if method is None:
-                return Tree(rule, children, tree.meta)
-            return method(self, tree.meta, children)
-        finally:
-            self.depth -= extra
+        built = []
+        for child in children:
+            built.append(self.transform(child) if type(child) is Tree else child)
+        self.depth -= extra
+        method = _RULES.get(rule)
+        if method is None:
+            return Tree(rule, built, tree.meta)
+        return method(self, tree.meta, built)
 
     # -- helpers --
     def _span(self, meta: Any) -> s.Span:

@@ -117,6 +117,7 @@ def _build_parser(strict: bool) -> Lark:
 _TOP = re.compile(r"^[^\s#]")
 # what the pre-scan looks at: strings and comments (skipped), brackets, numbers, line starts
 _SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[(\[]|[)\]]|(?<!\w)[0-9]+|\n[ \t]*')
+_LONG_NUMBER = re.compile(f"[0-9]{{{len(str(MAX_NUMBER))},}}")  # as many digits as the limit has, or more
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -216,6 +217,14 @@ def _first_span(path: str, start: int, chunk: str) -> s.Span:
 def _prescan(path: str, start: int, chunk: str) -> Diagnostic | None:
     """Limits checked before parsing: bracket nesting, block nesting (indentation levels,
     however wide) and the size of written numbers. Strings and comments are skipped."""
+    if (chunk.count("\n") <= MAX_BLOCKS and chunk.count("(") + chunk.count("[") <= MAX_BRACKETS
+            and not _LONG_NUMBER.search(chunk)):
+        return None  # too few lines, brackets and digits in a row to pass any limit
+    return _scan_limits(path, start, chunk)
+
+
+def _scan_limits(path: str, start: int, chunk: str) -> Diagnostic | None:
+    """`_prescan`'s check, token by token."""
     brackets = 0
     levels = [0]
     line = start

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lark import Lark, Tree
 
 from cardsmith.compiler import syntax as s
@@ -215,3 +217,21 @@ def test_the_driver_finishes_only_what_lark_finishes() -> None:
             _same_tree(got, expected, repr(chunk))
             tallies["both finish"] += 1
     assert min(tallies.values()) > 500, tallies
+
+
+@given(st.text(alphabet='([)]\n \t1023"#a:\\', max_size=400))
+@settings(max_examples=400, deadline=None)
+def test_the_limits_shortcut_agrees_with_the_full_scan(chunk: str) -> None:
+    """`_prescan` skips the token-by-token scan of a declaration with too few lines, brackets
+    and digits in a row to pass a limit: on any text, it says what the full scan says."""
+    from cardsmith.compiler.parse import _prescan, _scan_limits
+    assert _prescan("f.csm", 3, chunk) == _scan_limits("f.csm", 3, chunk)
+
+
+@pytest.mark.parametrize("chunk", ["card a:\n" + "    x(" * 33 + "\n", "card a:\n    x 1000000000001\n",
+                                   "card a:\n" + "".join(f"{'    ' * i}if x:\n" for i in range(1, 27))])
+def test_the_limits_shortcut_lets_each_limit_through(chunk: str) -> None:
+    """A declaration past each limit is reported (the shortcut does not hide it)."""
+    from cardsmith.compiler.parse import _prescan
+    found = _prescan("f.csm", 1, chunk)
+    assert found is not None and found.code in {"E004", "E104"}
