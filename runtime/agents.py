@@ -27,19 +27,20 @@ if TYPE_CHECKING:
 class ChoiceRequest:
     """One decision: who decides, what kind, the prompt, how many options and their labels.
 
-    Labels are made only when an agent asks for them (a random agent needs just `count`).
+    Labels, passive options and bound values are worked out only when an agent asks for them
+    (a random agent needs just `count`): each may be given as a function that makes it.
     A `number` choice also has `low`: option i means the number low + i. `passive` holds the
     options that decline to act; `values` what each option binds (a card, a player, …), where
     options bind something."""
 
     def __init__(self, player: int, kind: str, prompt: str,
                  options: list[str] | Callable[[], list[str]], count: int, game: Game,
-                 low: int | None = None, passive: frozenset[int] = frozenset(),
+                 low: int | None = None, passive: frozenset[int] | Callable[[], frozenset[int]] = frozenset(),
                  preferred: Callable[[], frozenset[int]] | None = None,
-                 values: Sequence[Any] = ()) -> None:
+                 values: Sequence[Any] | Callable[[], Sequence[Any]] = ()) -> None:
         self.player = player
-        self.values = values
-        self.passive = passive  # options that decline to act (end a phase, not react, none)
+        self._values = values
+        self._passive = passive
         self._preferred = preferred
         self.kind = kind
         self.prompt = prompt
@@ -53,6 +54,19 @@ class ChoiceRequest:
         if callable(self._options):
             self._options = self._options()
         return self._options
+
+    @property
+    def passive(self) -> frozenset[int]:
+        """The options that decline to act (end a phase, not react, choose none)."""
+        if callable(self._passive):
+            self._passive = self._passive()
+        return self._passive
+
+    @property
+    def values(self) -> Sequence[Any]:
+        if callable(self._values):
+            self._values = self._values()
+        return self._values
 
     @property
     def preferred(self) -> frozenset[int]:

@@ -35,8 +35,10 @@ class Choices:
     log: Callable[..., None]
 
     def _ask(self, p: Player, kind: str, prompt: str, options: list[str] | Callable[[], list[str]],
-             count: int, low: int | None = None, passive: frozenset[int] = frozenset(),
-             preferred: Callable[[], frozenset[int]] | None = None, values: Sequence[Any] = ()) -> int:
+             count: int, low: int | None = None,
+             passive: frozenset[int] | Callable[[], frozenset[int]] = frozenset(),
+             preferred: Callable[[], frozenset[int]] | None = None,
+             values: Sequence[Any] | Callable[[], Sequence[Any]] = ()) -> int:
         request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive,
                                 preferred, values)
         if self.offer_checks:
@@ -103,7 +105,7 @@ class Choices:
              passive: tuple[int, ...] = ()) -> tuple[int, Any]:
         """Offer a menu of (option number, bound value, label); returns the chosen pair.
         `passive` lists the option numbers that decline to act."""
-        if not any(number >= 0 for number, _, _ in entries):
+        if not entries or entries[0][0] < 0 and not any(number >= 0 for number, _, _ in entries):
             raise RuleViolation(f"no option is available for {prompt!r}")
         if len(entries) == 1:
             i = 0
@@ -111,11 +113,15 @@ class Choices:
             def labels() -> list[str]:
                 return [label if value is None or number < 0 else f"{label}: {self.describe(value)}"
                         for number, value, label in entries]
-            actions = self.rules.actions
-            quiet = frozenset(i for i, (number, value, _) in enumerate(entries)
-                              if number in passive or number < 0 and actions[value].passive)
-            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet,
-                          values=[value for number, value, _ in entries if number >= 0])
+
+            def quiet() -> frozenset[int]:
+                actions = self.rules.actions
+                return frozenset(i for i, (number, value, _) in enumerate(entries)
+                                 if number in passive or number < 0 and actions[value].passive)
+
+            def values() -> list[Any]:
+                return [value for number, value, _ in entries if number >= 0]
+            i = self._ask(p, "menu", prompt, labels, len(entries), passive=quiet, values=values)
         number, value, label = entries[i]
         if self.logging:
             self.recorder.choice(p, "menu", prompt, i, label, value if number >= 0 else None,
