@@ -39,7 +39,8 @@ class GiveUp(Exception):
 
 
 class Unsupported(Exception):
-    """The parser uses a Lark feature the driver does not run (it then is not used)."""
+    """The parser uses a Lark feature the driver does not run: the driver is then not made,
+    or, for a feature of one state's lexer, gives up wherever that state reads a token."""
 
 
 class Driver:
@@ -68,7 +69,7 @@ class Driver:
         if self._table[self._end]:
             raise Unsupported("actions in the end state")
         self._table[self._end] = {"$END": self._end}  # accept: shift the end of input in place
-        self._scans = self._scanners(lexers)
+        self._scans = _Scans(lexers)
 
     def _indenter(self, indenter: Any) -> None:
         if not isinstance(indenter, Indenter) or any(
@@ -96,34 +97,6 @@ class Driver:
             else:
                 actions[symbol] = (len(arg.expansion), callbacks[arg], arg.origin.name)
         return actions
-
-    def _scanners(self, lexers: dict[int, Any]) -> dict[int, Scan]:
-        built: dict[int, Scan] = {}
-        scans = {}
-        for state, lexer in lexers.items():
-            if id(lexer) not in built:
-                built[id(lexer)] = self._scan(lexer)
-            scans[state] = built[id(lexer)]
-        return scans
-
-    @staticmethod
-    def _scan(lexer: Any) -> Scan:
-        """A state's scanner; keyword retyping (Lark's `UnlessCallback`) becomes a lookup."""
-        scanner = lexer.scanner  # built on first use
-        if lexer.callback.keys() & lexer.ignore_types:
-            raise Unsupported("a callback on an ignored terminal")
-        keywords: dict[str, dict[str, str]] = {}
-        for name, callback in lexer.callback.items():
-            if type(callback) is not UnlessCallback:
-                raise Unsupported(f"a lexer callback on {name}")
-            words: dict[str, str] = {}
-            for terminal in callback.scanner.terminals:
-                pattern = terminal.pattern
-                if type(pattern) is not PatternStr or pattern.flags:
-                    raise Unsupported(f"keyword {terminal.name} is not a plain string")
-                words.setdefault(pattern.value, terminal.name)
-            keywords[name] = words
-        return tuple(scanner._mres), lexer.ignore_types, lexer.newline_types, keywords
 
     def parse(self, text: str) -> Any:
         """The tree Lark would build for `text`, or `GiveUp`."""
@@ -220,3 +193,45 @@ class Driver:
             feed(Token.new_borrow_pos(self._dedent, spaces, newline), self._dedent)
         if width != indents[-1]:
             raise GiveUp
+
+
+class _Scans(dict[int, Scan]):
+    """Each parser state's scanner, made when the state first reads a token: compiling the
+    scanners' expressions is most of the driver's set-up, and a small file meets few states.
+    States that share a Lark lexer share one scanner."""
+
+    def __init__(self, lexers: dict[int, Any]) -> None:
+        super().__init__()
+        self._lexers = lexers
+        self._made: dict[int, Scan] = {}
+
+    def __missing__(self, state: int) -> Scan:
+        lexer = self._lexers[state]
+        scan = self._made.get(id(lexer))
+        if scan is None:
+            try:
+                scan = _scan(lexer)
+            except Unsupported as err:  # this state's lexing is Lark's to do
+                raise GiveUp from err
+            self._made[id(lexer)] = scan
+        self[state] = scan
+        return scan
+
+
+def _scan(lexer: Any) -> Scan:
+    """A state's scanner; keyword retyping (Lark's `UnlessCallback`) becomes a lookup."""
+    scanner = lexer.scanner  # built on first use
+    if lexer.callback.keys() & lexer.ignore_types:
+        raise Unsupported("a callback on an ignored terminal")
+    keywords: dict[str, dict[str, str]] = {}
+    for name, callback in lexer.callback.items():
+        if type(callback) is not UnlessCallback:
+            raise Unsupported(f"a lexer callback on {name}")
+        words: dict[str, str] = {}
+        for terminal in callback.scanner.terminals:
+            pattern = terminal.pattern
+            if type(pattern) is not PatternStr or pattern.flags:
+                raise Unsupported(f"keyword {terminal.name} is not a plain string")
+            words.setdefault(pattern.value, terminal.name)
+        keywords[name] = words
+    return tuple(scanner._mres), lexer.ignore_types, lexer.newline_types, keywords

@@ -235,3 +235,28 @@ def test_the_limits_shortcut_lets_each_limit_through(chunk: str) -> None:
     from cardsmith.compiler.parse import _prescan
     found = _prescan("f.csm", 1, chunk)
     assert found is not None and found.code in {"E004", "E104"}
+
+
+def test_the_driver_leaves_to_lark_what_it_does_not_run() -> None:
+    """A parser without the indentation post-lexer is not driven at all; a state whose lexer
+    retypes a case-insensitive keyword gives up (Lark parses) only where that state reads."""
+    from cardsmith.compiler.lalr import Driver, GiveUp, Unsupported
+    from cardsmith.compiler.parse import _Indenter
+    from cardsmith.compiler.trees import install
+    grammar = '''start: (stmt _NL)*
+stmt: "say" item | "(" NAME ")"
+item: "go"i | NAME
+NAME: /[a-z]+/
+_NL: /\\n[ \\t]*/
+%declare _INDENT _DEDENT
+%ignore " "
+'''
+    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+    with pytest.raises(Unsupported):
+        Driver(install(Lark(grammar, **options)))  # type: ignore[arg-type]
+    lark_s = install(Lark(grammar, postlex=_Indenter(), **options))  # type: ignore[arg-type]
+    driver = Driver(lark_s)
+    with pytest.raises(GiveUp):
+        driver.parse("say go\n")  # after `say`, a state reads NAME and the keyword GO (flag i)
+    assert lark_s.parse("say GO\n").children[0].children[0].data == "item"
+    _same_tree(driver.parse("(x)\n(y)\n"), lark_s.parse("(x)\n(y)\n"), "a state without the keyword")
