@@ -91,12 +91,13 @@ def _meta(children: list[Any]) -> Meta | None:
     first = _start(children)
     if first is None:
         return None
+    last = _end(children)
     meta: Any = _new(Meta)  # what Meta() makes, without the call to its __init__
     meta.empty = False
-    meta.line, meta.column, meta.start_pos = meta.container_line, meta.container_column, \
-        meta.container_start_pos = first
-    meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
-        meta.container_end_pos = _end(children)
+    meta.line, meta.column, meta.start_pos = first
+    meta.end_line, meta.end_column, meta.end_pos = last
+    meta.container_line, meta.container_column, meta.container_start_pos = first
+    meta.container_end_line, meta.container_end_column, meta.container_end_pos = last
     return meta  # type: ignore[no-any-return]
 
 
