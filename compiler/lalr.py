@@ -23,9 +23,8 @@ from lark.indenter import Indenter
 from lark.lexer import PatternStr, UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
-from .trees import pass_through
+from .trees import Reduce, pass_through
 
-Reduce = Callable[[list[Any]], Any]
 Reduction = tuple[int, Reduce, str]  # a rule's size, callback and name
 Action = int | str | Reduction  # shift to a state; reduce a rule whose tree is its one child (its name); reduce
 # one state's scanner: its expressions, ignored and newline-bearing terminals, keyword retyping
@@ -220,11 +219,16 @@ class _Scans(dict[int, Scan]):
 
 def _scan(lexer: Any) -> Scan:
     """A state's scanner; keyword retyping (Lark's `UnlessCallback`) becomes a lookup."""
-    scanner = lexer.scanner  # built on first use
-    if lexer.callback.keys() & lexer.ignore_types:
+    try:
+        scanner = lexer.scanner  # built on first use
+        patterns, callbacks = tuple(scanner._mres), lexer.callback
+        ignore, newlines = lexer.ignore_types, lexer.newline_types
+    except AttributeError as err:  # a Lark whose lexers are laid out otherwise
+        raise Unsupported(f"an unfamiliar Lark lexer ({err})") from err
+    if callbacks.keys() & ignore:
         raise Unsupported("a callback on an ignored terminal")
     keywords: dict[str, dict[str, str]] = {}
-    for name, callback in lexer.callback.items():
+    for name, callback in callbacks.items():
         if type(callback) is not UnlessCallback:
             raise Unsupported(f"a lexer callback on {name}")
         words: dict[str, str] = {}
@@ -234,4 +238,4 @@ def _scan(lexer: Any) -> Scan:
                 raise Unsupported(f"keyword {terminal.name} is not a plain string")
             words.setdefault(pattern.value, terminal.name)
         keywords[name] = words
-    return tuple(scanner._mres), lexer.ignore_types, lexer.newline_types, keywords
+    return patterns, ignore, newlines, keywords
