@@ -45,7 +45,9 @@ class Unsupported(Exception):
 class Driver:
     """Lark's LALR parser of one grammar with an indentation post-lexer, run in one loop."""
 
-    def __init__(self, parser: Lark) -> None:
+    def __init__(self, parser: Lark, reduce_for: Callable[[Rule], Reduce] | None = None) -> None:
+        """`reduce_for` gives each rule's reduction (default: the parser's own tree building).
+        A reduction that is `trees.pass_through` is run as a move of the state alone."""
         try:
             frontend: Any = parser.parser
             tables: Any = frontend.parser.parser
@@ -64,6 +66,8 @@ class Driver:
             raise Unsupported("terminal callbacks")
         self._indenter(indenter)
         rules = frozenset(rule.origin.name for rule in callbacks)
+        if reduce_for is not None:
+            callbacks = {rule: reduce_for(rule) for rule in callbacks}
         self._table = {state: self._actions(row, callbacks, rules) for state, row in states.items()}
         if self._table[self._end]:
             raise Unsupported("actions in the end state")

@@ -33,6 +33,7 @@ from . import syntax as s
 from .build import Builder, BuildError
 from .cache import open_cache, warn
 from .diagnostics import Diagnostic
+from .direct import Direct
 from .lalr import Driver, GiveUp, Unsupported
 from .library import grammar_text
 from .limits import MAX_BLOCKS, MAX_BRACKETS, MAX_FILE_BYTES
@@ -92,6 +93,16 @@ def driver() -> Driver | None:
     (then Lark's own loop parses: the same trees, slower)."""
     try:
         return Driver(parser())
+    except Unsupported:
+        return None
+
+
+@lru_cache(maxsize=1)
+def direct() -> Direct | None:
+    """The parse that builds the syntax model as it reduces, or None where the driver does not
+    run (then every declaration is parsed into a tree and built from it)."""
+    try:
+        return Direct(parser())
     except Unsupported:
         return None
 
@@ -172,6 +183,12 @@ def _parse_chunk(path: str, start: int, chunk: str) -> tuple[list[s.Decl], list[
     problem = _prescan(path, start, chunk)
     if problem:
         return [], [problem]
+    fast = direct()
+    if fast is not None:
+        try:
+            return fast.build(chunk, path, start - 1), diags
+        except GiveUp:
+            pass  # parsed into a tree and built from it, which reports what stopped it
     try:
         tree = parse_tree(chunk)
         return list(Builder(path, start - 1).transform(tree)), diags

@@ -16,7 +16,7 @@ its parent), so a node's span covers the keywords and brackets the tree dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from lark import Lark, Token, Tree
 from lark.grammar import Rule, Terminal
@@ -41,16 +41,34 @@ def install(parser: Lark) -> Lark:
     return parser
 
 
-def _reduce(rule: Rule) -> Reduce:
-    """The callback of one rule: keep the children the grammar keeps (splicing `_rule`s),
-    lift a lone child of a `?rule`, else make the tree; then set positions."""
-    name = rule.alias or rule.options.template_source or rule.origin.name
+class Shape(NamedTuple):
+    """What a rule's reduction does with its children, as Lark's tree building does it."""
+
+    name: str  # the node's name (the rule's, or its alias)
+    kept: tuple[tuple[int, bool], ...]  # the children kept, each with whether it is a `_rule` to splice
+    lift: bool  # a `?rule`: a lone kept child is its tree
+    plain: bool  # every child is kept as it is
+
+    @property
+    def passes_through(self) -> bool:
+        """A `?rule` of one kept symbol: its tree is that symbol's, as it is."""
+        return self.lift and self.plain and len(self.kept) == 1
+
+
+def shape(rule: Rule) -> Shape:
     keep_tokens = rule.options.keep_all_tokens
     kept = tuple((i, not sym.is_term and sym.name.startswith("_")) for i, sym in enumerate(rule.expansion)
                  if keep_tokens or not (isinstance(sym, Terminal) and sym.filter_out))
-    lift = bool(rule.options.expand1 and not rule.alias)
-    plain = len(kept) == len(rule.expansion) and not any(splice for _, splice in kept)
-    if lift and plain and len(kept) == 1:
+    return Shape(str(rule.alias or rule.options.template_source or rule.origin.name), kept,
+                 bool(rule.options.expand1 and not rule.alias),
+                 len(kept) == len(rule.expansion) and not any(splice for _, splice in kept))
+
+
+def _reduce(rule: Rule) -> Reduce:
+    """The callback of one rule: keep the children the grammar keeps (splicing `_rule`s),
+    lift a lone child of a `?rule`, else make the tree; then set positions."""
+    name, kept, lift, plain = form = shape(rule)
+    if form.passes_through:
         return pass_through
 
     def reduce(children: list[Any]) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -192,21 +193,15 @@ def test_the_driver_finishes_only_what_lark_finishes() -> None:
     """Declarations cut, doubled or spliced at every kind of place: where the driver finishes a
     parse, Lark finishes it with the same tree; where Lark fails, the driver gives up (and the
     caller's error is Lark's)."""
-    import random
-
     from cardsmith.compiler.lalr import GiveUp
     from cardsmith.compiler.parse import _build_parser, driver
     fast, lark_s = driver(), _build_parser(strict=False)
     assert fast is not None
     corpus = [chunk for _, chunk in _corpus()]
     rng = random.Random(16)
-    pieces = ["\n", "    ", "\t", "(", ")", "[", "]", ":", ",", "-", "#", '"', "\\\n", "1/2", "if ", "x"]
     tallies = {"both finish": 0, "both fail": 0}
     for _ in range(3000):
-        chunk = rng.choice(corpus)
-        at, to = sorted(rng.randrange(len(chunk) + 1) for _ in range(2))
-        chunk = rng.choice([chunk[:at] + chunk[to:], chunk[:at] + rng.choice(pieces) + chunk[at:],
-                            chunk[:to] + chunk[at:to] + chunk[to:], chunk[:at] + rng.choice(corpus)])
+        chunk = _mutated(corpus, rng)
         expected = _outcome(lark_s.parse, chunk)
         try:
             got = fast.parse(chunk)
@@ -217,6 +212,93 @@ def test_the_driver_finishes_only_what_lark_finishes() -> None:
             _same_tree(got, expected, repr(chunk))
             tallies["both finish"] += 1
     assert min(tallies.values()) > 500, tallies
+
+
+def _built(chunk: str) -> object:
+    """What the usual build (Lark's tree, then the Builder) makes of a declaration, or its error."""
+    from cardsmith.compiler.build import Builder
+    from cardsmith.compiler.parse import parse_tree
+    return _outcome(lambda text: list(Builder("f.csm", 6).transform(parse_tree(text))), chunk)
+
+
+def _mutated(corpus: list[str], rng: random.Random) -> str:
+    """A declaration cut, doubled or spliced at a random place."""
+    pieces = ["\n", "    ", "\t", "(", ")", "[", "]", ":", ",", "-", "#", '"', "\\\n", "1/2", "if ", "x", "not ", " + 1"]
+    chunk = rng.choice(corpus)
+    at, to = sorted(rng.randrange(len(chunk) + 1) for _ in range(2))
+    return rng.choice([chunk[:at] + chunk[to:], chunk[:at] + rng.choice(pieces) + chunk[at:],
+                       chunk[:to] + chunk[at:to] + chunk[to:], chunk[:at] + rng.choice(corpus)])
+
+
+def test_the_model_built_during_the_parse_is_the_model_built_from_the_tree() -> None:
+    """`direct.Direct` builds each node as its rule is reduced: on every declaration of the
+    corpus it makes the same syntax model, spans included, as the Builder makes of Lark's tree."""
+    from cardsmith.compiler.lalr import GiveUp
+    from cardsmith.compiler.parse import direct
+    fast = direct()
+    assert fast is not None
+    finished = 0
+    for where, chunk in _corpus():
+        try:
+            got = fast.build(chunk, "f.csm", 6)
+        except GiveUp:
+            continue
+        assert got == _built(chunk), where
+        finished += 1
+    assert finished > 2500
+
+
+def test_the_model_built_during_the_parse_accepts_only_what_the_tree_build_accepts() -> None:
+    """Mutated declarations: where the usual parse or build fails, the direct build gives up
+    (the caller then reports the usual error); where it finishes, its model is the usual one."""
+    from cardsmith.compiler.lalr import GiveUp
+    from cardsmith.compiler.parse import direct
+    fast = direct()
+    assert fast is not None
+    corpus = [chunk for _, chunk in _corpus()]
+    rng = random.Random(61)
+    tallies = {"same model": 0, "both fail": 0, "left to the tree build": 0}
+    for _ in range(3000):
+        chunk = _mutated(corpus, rng)
+        expected = _built(chunk)
+        try:
+            got = fast.build(chunk, "f.csm", 6)
+        except GiveUp:
+            tallies["left to the tree build" if isinstance(expected, list) else "both fail"] += 1
+        else:
+            assert got == expected, repr(chunk)
+            tallies["same model"] += 1
+    assert tallies["same model"] > 500 and tallies["both fail"] > 500, tallies
+    assert tallies["left to the tree build"] < 30, tallies  # a well-formed declaration is seldom left
+
+
+@pytest.mark.parametrize("chunk", [
+    "procedure f(x: widget) \"f\":\n    return x\n    )\n",  # a Builder error before a syntax error
+    "procedure f(x: widget) \"f\":\n    return x\n",  # a Builder error alone
+    "value v \"v\" = " + "not " * 60 + "x\n",  # nested too deeply
+    "value v \"v\" = " + " + ".join(["1"] * 120) + "\n",  # a chain too long
+])
+def test_what_the_direct_build_gives_up_on_is_reported_as_before(chunk: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A declaration the direct build gives up on gets the diagnostics the tree build gives,
+    in the same order and at the same place."""
+    from cardsmith.compiler import parse
+    with_direct = parse_source("f.csm", chunk)[1]
+    monkeypatch.setattr(parse, "direct", lambda: None)
+    assert with_direct == parse_source("f.csm", chunk)[1] and with_direct
+
+
+def test_parse_source_builds_without_a_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A well-formed file is parsed by the direct build alone: no Lark tree is made."""
+    from pathlib import Path
+
+    from cardsmith.compiler import parse
+
+    def no_tree(chunk: str) -> object:
+        raise AssertionError("a tree was made")
+    monkeypatch.setattr(parse, "parse_tree", no_tree)
+    path = Path(__file__).resolve().parent.parent / "cards" / "sakura" / "core.csm"
+    parsed, problems = parse_source(str(path), path.read_text("utf-8"))
+    assert problems == [] and len(parsed.items) > 50
 
 
 @given(st.text(alphabet='([)]\n \t1023"#a:\\', max_size=400))
