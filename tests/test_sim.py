@@ -351,3 +351,20 @@ def test_ray_writes_the_same_bytes_as_local_processes(ray_instance: Any, eatpain
     assert run.csv_bytes() == eatpaint.csv_bytes()
     assert "2 worker(s), ray" in run.result.stdout
     assert ray_instance.is_initialized()  # the instance the test started is left running for it
+
+
+def test_a_cjk_font_installed_after_matplotlib_listed_the_fonts_is_found() -> None:
+    """matplotlib's cached list of fonts may predate fonts-noto-cjk (the Makefile installs it with
+    the browser tests' packages): the report looks for it on the system, so that Chinese labels
+    are measured with a font that has their glyphs."""
+    import copy
+
+    from matplotlib import font_manager
+
+    from cardsmith.lab.report import families
+    if not any(Path(p).name.startswith("NotoSansCJK") for p in font_manager.findSystemFonts()):
+        pytest.skip("no Noto Sans CJK on this machine (the Makefile installs fonts-noto-cjk with apt)")
+    stale = copy.copy(font_manager.fontManager)
+    stale.ttflist = [f for f in stale.ttflist if not f.name.startswith("Noto Sans CJK")]
+    assert "Noto Sans CJK SC" not in {f.name for f in stale.ttflist}
+    assert "Noto Sans CJK SC" in families(stale)

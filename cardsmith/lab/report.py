@@ -54,11 +54,26 @@ def render(results: Results, run: RunInfo) -> str:
 
 
 def _style(language: str) -> dict[str, object]:
-    installed = {f.name for f in font_manager.fontManager.ttflist}
+    installed = families(font_manager.fontManager)
     variant = _CJK.get(language, "SC")
     fonts = [name for name in ("DejaVu Sans", f"Noto Sans CJK {variant}", "Noto Sans CJK SC") if name in installed]
     return {"svg.fonttype": "none", "svg.hashsalt": "cardsmith-lab", "text.parse_math": False,
             "font.family": fonts or ["sans-serif"], "font.size": 9, "axes.titlesize": 10}
+
+
+def families(manager: font_manager.FontManager) -> set[str]:
+    """The font families matplotlib knows. It keeps its list of the machine's fonts in a cache of
+    the user's and does not see fonts installed after that (the Makefile installs Noto Sans CJK
+    with the browser tests' packages): a missing CJK font is looked for on the system and added,
+    so that Chinese and Japanese labels are measured with a font that has their glyphs."""
+    if not any(f.name.startswith("Noto Sans CJK") for f in manager.ttflist):
+        for path in font_manager.findSystemFonts():
+            if Path(path).name.startswith("NotoSansCJK"):
+                try:
+                    manager.addfont(path)
+                except (OSError, RuntimeError, ValueError):  # a font file FreeType cannot read: left out
+                    continue
+    return {f.name for f in manager.ttflist}
 
 
 def _svg(figure: Figure) -> Markup:
