@@ -7,9 +7,9 @@ as the rule is reduced, so no tree node is made for a rule the Builder builds. I
 `Builder.transform` makes of Lark's tree, with the same spans (tests/test_parse.py compares the
 two on every declaration of the corpus and on mutated ones). Wherever the two could differ it
 gives up, and the caller parses and builds the usual way, which reports what is wrong in its
-own order: a syntax error, a node without a position lifted into a wider rule (its tree node would take
-its position from that rule), an expression nested too deeply, an error raised by a Builder
-method.
+own order: a syntax error, an error raised by a Builder method, an expression nested too deeply,
+a node without a position lifted into a wider rule (its tree node would take its position from
+that rule).
 
 Each entry of the parse stack is a Lark token or a `Slot`: a built value, the extent its tree
 node would have as a container (where a parent that starts or ends with it starts or ends),
