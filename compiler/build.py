@@ -47,6 +47,15 @@ _EXPR_RULES = frozenset({"or_expr", "and_expr", "not_op", "compare", "neg", "att
                          "index", "list_lit", "list_where"})
 _CHAIN_RULES = frozenset({"sum", "product"})
 _DEPTH = dict.fromkeys(_EXPR_RULES, 1)
+NESTING_RULES = _EXPR_RULES | _CHAIN_RULES  # the rules whose nodes count toward the depth
+
+
+def nesting(rule: str, children: int) -> int:
+    """The levels of expression depth a node of `rule` with so many children adds (a chain
+    `a + b + c` one per operator); no path through a declaration may add up to more than
+    MAX_EXPR_DEPTH."""
+    return _DEPTH.get(rule, 0) or (children // 2 if rule in _CHAIN_RULES else 0)
+
 _ATOM_KINDS = {"NAME": "name", "INT": "int", "STRING": "str", "PAIR": "pair", "LPAIR": "pair", "DELTA": "delta",
                "NUMPATH": "path", "DOTRANGE": "dotrange", "NEGINT": "int"}  # a property's word, by its token
 
@@ -71,7 +80,7 @@ class Builder:
         raised is not used again (its depth is left as it was at the error)."""
         rule = tree.data
         children = tree.children
-        extra = _DEPTH.get(rule, 0) or (len(children) // 2 if rule in _CHAIN_RULES else 0)
+        extra = nesting(rule, len(children))
         if extra:
             self.depth += extra
             if self.depth > MAX_EXPR_DEPTH:
@@ -82,7 +91,7 @@ class Builder:
         for child in children:
             built.append(self.transform(child) if type(child) is Tree else child)
         self.depth -= extra
-        method = _RULES.get(rule)
+        method = RULE_METHODS.get(rule)
         if method is None:
             return Tree(rule, built, tree.meta)
         return method(self, _at(tree.meta), built)
@@ -559,5 +568,5 @@ class Builder:
 
 
 # rule name -> the Builder method that builds it (every public method is named after a rule)
-_RULES: dict[str, Any] = {name: fn for name, fn in vars(Builder).items()
+RULE_METHODS: dict[str, Any] = {name: fn for name, fn in vars(Builder).items()
                           if not name.startswith("_") and name != "transform" and callable(fn)}

@@ -25,7 +25,7 @@ from lark import Lark, Tree
 from lark.grammar import Rule
 
 from . import syntax as s
-from .build import _CHAIN_RULES, _DEPTH, _RULES, At, Builder
+from .build import NESTING_RULES, RULE_METHODS, At, Builder, nesting
 from .lalr import Driver, GiveUp
 from .limits import MAX_EXPR_DEPTH
 from .trees import Reduce, pass_through, shape
@@ -59,10 +59,9 @@ class Direct:
         if form.passes_through:
             return pass_through
         name, kept, lift, plain = form
-        method = _RULES.get(name)
+        method = RULE_METHODS.get(name)
         splice = name.startswith("_")
-        extra = _DEPTH.get(name, 0)
-        chain = name in _CHAIN_RULES
+        nests = name in NESTING_RULES
         direct = self
 
         def reduce(children: list[Any]) -> Any:
@@ -86,7 +85,8 @@ class Direct:
                         depth = item[2]
                 else:
                     values.append(item)
-            depth += extra or (len(values) // 2 if chain else 0)
+            if nests:
+                depth += nesting(name, len(values))
             if depth > MAX_EXPR_DEPTH:
                 raise GiveUp  # the usual build says where
             if method is None:
