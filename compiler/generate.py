@@ -85,7 +85,7 @@ class Generator:
                     out.emit(f"return {self.expr(k.expr)}", k.span)
 
     def procedure(self, name: str, p: s.Procedure) -> None:
-        """Each step counts itself (and records a state hash while tracing); a step an
+        """Each step counts itself (a game that traces sees the count grow: `TracedGame`); a step an
         addendum replaces runs the replacement while the addendum is active and its
         condition holds; what addenda add after a step runs after it, each in turn."""
         out = self.out
@@ -97,9 +97,6 @@ class Generator:
         with out.function(self.names[("proc", name)], p.params, p.span, what=f"procedure {name}"):
             for st in p.steps:
                 out.emit("g.steps += 1")
-                out.emit("if g.trace:")
-                with out.block():
-                    out.emit(f"g.step({out.const(f'{name}:{st.ident}')})")
                 replacements = reps.get(st.ident, [])
                 for k, (rep, add) in enumerate(replacements):
                     out.emit(f"{'if' if k == 0 else 'elif'} {self.applies(rep, add)}:", rep.span)

@@ -18,7 +18,7 @@ from .agents import Agent
 from .checks import Checks
 from .choices import Choices
 from .errors import ExpectationFailed, GameOver, RuleViolation, check_number
-from .integrity import Integrity
+from .integrity import Integrity, Traced
 from .log import LogLine
 from .modifiers import Modifiers
 from .phrases import phrases
@@ -36,12 +36,16 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
 
     lines: list[LogLine]
 
+    def __new__(cls, *args: Any, trace: bool = False, **kwargs: Any) -> Game:
+        """A game made with `trace=True` is a `TracedGame`."""
+        return super().__new__(TracedGame if trace and cls is Game else cls)
+
     def __init__(self, rules: RuleSet, picks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  seed: int, *, trace: bool = False, log: bool = True) -> None:
+        """`trace`: record a state hash at every procedure step (`hashes`) and run `step_hook` there."""
         self.rules = rules
         self.rng = random.Random(seed)
         self.seed = seed
-        self.trace = trace
         self.logging = log
         self.lines = []
         self.hashes = []
@@ -278,3 +282,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             self.recorder.ended(self.winner, self.result, reason,
                                 words.because.format(result=said, cause=reason) if reason else said)
         raise GameOver(self.winner, self.result)
+
+
+class TracedGame(Traced, Game):
+    """A game that records a state hash at every procedure step it counts (`Traced`)."""

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 class Integrity:
     """The part of `Game` that hashes states and checks invariants."""
 
-    trace: bool
     hashes: list[str]
     step_hook: Callable[[Game], None] | None
     zones: list[Zone | None]
@@ -23,10 +22,9 @@ class Integrity:
     counters: list[Any]
     supply_flow: dict[Any, int]
 
-    def step(self, where: str) -> None:
+    def step(self) -> None:
         """Called at each procedure step while tracing: records a state hash, runs the step hook."""
-        if self.trace:
-            self.hashes.append(self.state_hash())
+        self.hashes.append(self.state_hash())
         if self.step_hook is not None:
             self.step_hook(cast("Game", self))
 
@@ -105,3 +103,23 @@ def _by_kind(counts: dict[Any, int]) -> dict[str, int]:
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + n
     return kinds
+
+
+class Traced(Integrity):
+    """What a game that traces adds: generated code counts each procedure step (`g.steps += 1`)
+    and nothing more, and here the count is a property, so each step it counts is also seen
+    by `step`. A game that does not trace keeps `steps` as a plain attribute: its steps do not
+    ask whether to trace."""
+
+    _steps = 0
+
+    @property
+    def steps(self) -> int:
+        return self._steps
+
+    @steps.setter
+    def steps(self, value: int) -> None:
+        grew = value > self._steps
+        self._steps = value
+        if grew:
+            self.step()

@@ -561,6 +561,30 @@ def test_a_listener_sees_every_card_use_the_game_declares(game: str) -> None:
     assert (result.winner, result.reason, result.steps) == (plain.winner, plain.reason, plain.steps)
 
 
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_a_traced_game_hashes_every_step_and_plays_as_an_untraced_one(game: str) -> None:
+    """Tracing is seen only by the trace: a traced game (`TracedGame`) records one state hash
+    and runs the step hook once for each step it counts, and ends with the same result, step
+    count, decisions and log as the same game untraced."""
+    from cardsmith.runtime.game import Game, TracedGame
+    from cardsmith.runtime.session import new_game
+    from cardsmith.runtime.table import draw_picks
+    from tests.helpers import Bundled
+    rules = Bundled(game).rules
+    picks = draw_picks(rules, rules.table.min_players, 11)
+    traced = new_game(rules, picks, seed=11, trace=True)
+    hooked: list[int] = []
+    traced.step_hook = lambda g: hooked.append(g.steps)
+    plain = new_game(rules, picks, seed=11)
+    assert type(traced) is TracedGame and type(plain) is Game
+    seen, unseen = play(traced), play(plain)
+    assert seen.error is None and seen.steps > 100
+    assert len(seen.hashes) == seen.steps and hooked == list(range(1, seen.steps + 1))
+    assert unseen.hashes == []
+    assert (seen.winner, seen.reason, seen.steps, seen.decisions, seen.log, seen.final_hash) == \
+        (unseen.winner, unseen.reason, unseen.steps, unseen.decisions, unseen.log, unseen.final_hash)
+
+
 @pytest.mark.parametrize(("line", "code"), [("first_mover nobody", "E101"), ("first_mover score", "E104"),
                                             ("first_mover", "E104")])
 def test_first_mover_names_a_global_counter(line: str, code: str) -> None:
