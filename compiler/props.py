@@ -3,6 +3,7 @@ values of their fields, and scenario properties."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, TypeVar
 
 from ..runtime.phrases import DEFAULT_LANGUAGE, PHRASES
@@ -190,12 +191,19 @@ class Props:
                                suggestion=did_you_mean(p.name, list(sym.fields) + list(CARD_BUILTIN_PROPS)))
                 continue
             props[p.name] = self.value(info, p)
-        for name, info in sym.fields.items():
-            if name not in props and not info.has_default and info.type in ("enum", "character"):
+        for name in self._required:
+            if name not in props:
                 self.ctx.error("E115", f"card {card.name} has no {name!r}", card.name_span,
                                hint=f"add a line `{name} …`")
         props.setdefault("copies", 1)
         self.ctx.checked.card_props[card.name] = props
+
+    @cached_property
+    def _required(self) -> list[str]:
+        """The fields every card must set: those of a kind or a character with no default
+        (worked out once: a game declares far more fields than a card sets)."""
+        return [name for name, info in self.sym.fields.items()
+                if not info.has_default and info.type in ("enum", "character")]
 
     @staticmethod
     def _builtin_prop(p: s.Opt) -> Any:
