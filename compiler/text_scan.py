@@ -69,7 +69,11 @@ _SENTENCE_START = re.compile(r"(?:^|[.。!?！？\n]\s*|:\s*)$")
 
 def normalise(text: str) -> tuple[str, list[int]]:
     """The text with full-width forms folded (NFKC, character by character) and, for each
-    character of the result, the offset of the original character it came from."""
+    character of the result, the offset of the original character it came from. A text that is
+    already in that form (most are) is its own result: no character of an NFKC text changes
+    when folded alone."""
+    if "\u2212" not in text and unicodedata.is_normalized("NFKC", text):
+        return text, list(range(len(text) + 1))
     out: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):

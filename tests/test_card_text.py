@@ -5,10 +5,13 @@ the same check accepts; a game's own templates; `cardsmith card`."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardsmith.cli import main
 from cardsmith.compiler.card_facts import card_facts
@@ -16,7 +19,7 @@ from cardsmith.compiler.card_text import TextBook, template_folders
 from cardsmith.compiler.library import library_root
 from cardsmith.compiler.load import build_sources, bundled_games
 from cardsmith.compiler.text_check import compare
-from cardsmith.compiler.text_scan import Fact, Scanner
+from cardsmith.compiler.text_scan import Fact, Scanner, normalise
 from cardsmith.compiler.vocabulary import vocabulary
 from tests.helpers import TEXT_GAME, built
 
@@ -260,3 +263,19 @@ def test_card_finds_a_card_by_its_number_and_says_what_it_cannot_find() -> None:
     assert by_number.exit_code == 0 and "yurina_n2" in by_number.output
     missing = CliRunner().invoke(main, ["card", "sakura", "yurina_n22"])
     assert missing.exit_code == 2 and "no card 'yurina_n22'" in missing.output and "did you mean" in missing.output
+
+
+def _folded_one_by_one(text: str) -> tuple[str, list[int]]:
+    """What `normalise` gives, worked out the slow way: every character folded alone."""
+    out, where = "", []
+    for i, ch in enumerate(text):
+        folded = "-" if ch == "\u2212" else unicodedata.normalize("NFKC", ch)
+        out += folded
+        where += [i] * len(folded)
+    return out, [*where, len(text)]
+
+
+@given(st.text(alphabet=st.sampled_from("ab 1/-+（）：，。「」\u2212\u0301ｶﾞ①㎏ﬁ测试攻击é\u3000"), max_size=30) | st.text(max_size=30))
+def test_normalising_a_text_folds_each_character_alone(text: str) -> None:
+    """The shortcut for texts already in NFKC form gives what folding each character does."""
+    assert normalise(text) == _folded_one_by_one(text)
