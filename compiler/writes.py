@@ -25,14 +25,15 @@ class Writes:
     def _found(self) -> tuple[frozenset[str], frozenset[str]]:
         """(fields assigned, by name; fields and counters a modifier changes)."""
         sym = self.c.symbols
-        decls: list[object] = [*sym.procedures.values(), *sym.cards.values(), *sym.scenarios.values()]
+        decls: list[object] = [*sym.procedures.values(), *sym.scenarios.values(),
+                               *[(card.blocks, card.triggers) for card in sym.cards.values()]]  # (not the properties)
         if sym.game is not None:
             decls.append(sym.game)
         for group in (sym.triggers, sym.replacements, sym.added_options, sym.checks, sym.actions):
             decls.extend(decl for decl, _ in group)
         assigned: set[str] = set()
         modified: set[str] = set()
-        for node in s.walk(decls, prune=s.EXPRESSIONS):
+        for node in s.walk(decls, prune=(*s.EXPRESSIONS, s.Opt)):  # a property line holds no statement
             if isinstance(node, (s.Assign, s.AugAssign)) and isinstance(node.target, s.Attr):
                 assigned.add(node.target.name)  # by name: whatever the object, that field is written
             elif isinstance(node, s.Modify):  # keyed as the generated `g.modify` keys it
