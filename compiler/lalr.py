@@ -73,6 +73,7 @@ class Driver:
             raise Unsupported("actions in the end state")
         self._table[self._end] = {"$END": self._end}  # accept: shift the end of input in place
         self._scans = _Scans(lexers)
+        self._chains: dict[tuple[int, int, str], int] = {}  # see `_units`
 
     def _indenter(self, indenter: Any) -> None:
         if not isinstance(indenter, Indenter) or any(
@@ -103,7 +104,7 @@ class Driver:
 
     def parse(self, text: str) -> Any:
         """The tree Lark would build for `text`, or `GiveUp`."""
-        table, scans, nl = self._table, self._scans, self._nl
+        table, scans, nl, chains = self._table, self._scans, self._nl, self._chains
         opens, closes = self._opens, self._closes
         states = [self._start]
         values: list[Any] = []
@@ -112,8 +113,12 @@ class Driver:
             while True:
                 action = table[states[-1]].get(kind)
                 if type(action) is str:  # the value stays; the state moves past its one symbol
-                    states[-1] = table[states[-2]][action]  # type: ignore[index,assignment]  # a goto
-                    continue
+                    key = (states[-2], states[-1], kind)
+                    top = chains.get(key)
+                    if top is None:
+                        top = self._units(key)
+                    states[-1] = top
+                    action = table[top].get(kind)
                 if type(action) is int:
                     states.append(action)
                     values.append(token)
@@ -180,6 +185,20 @@ class Driver:
         if states[-2:] != [self._end, self._end]:
             raise GiveUp  # the end of input was shifted short of the start rule (Lark refuses it)
         return values[-2]
+
+    def _units(self, key: tuple[int, int, str]) -> int:
+        """The state a run of one-child reductions leads to (each moves the top state alone)
+        before the token is shifted or reduced otherwise. It depends only on the state below,
+        the top and the token's kind (`key`), so it is worked out once and kept in `_chains`:
+        an expression's atom climbs eight or nine levels of precedence this way."""
+        below, top, kind = key
+        table = self._table
+        action = table[top].get(kind)
+        while type(action) is str:
+            top = cast(int, table[below][action])  # a goto
+            action = table[top].get(kind)
+        self._chains[key] = top
+        return top
 
     def _indentation(self, newline: Token, indents: list[int], feed: Callable[[Token, str], None]) -> None:
         """The indent or dedents a line break opens onto, as Lark's `Indenter` gives them."""
