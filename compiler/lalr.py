@@ -125,7 +125,8 @@ class Driver:
                     return
                 if action is None:
                     raise GiveUp
-                size, reduce, origin = cast(Reduction, action)  # (type() is does not narrow)
+                reduction: Reduction = action  # type: ignore[assignment]  # (type() is does not narrow)
+                size, reduce, origin = reduction
                 if size:
                     children = values[-size:]
                     del states[-size:]
