@@ -19,6 +19,7 @@ from .checks import Checks
 from .choices import Choices
 from .errors import ExpectationFailed, GameOver, RuleViolation, check_number
 from .integrity import Integrity, Traced
+from .limits import MAX_NUMBER
 from .log import LogLine
 from .modifiers import Modifiers
 from .phrases import phrases
@@ -146,7 +147,8 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 value = spec.low
             if spec.high is not None and value > spec.high:
                 value = spec.high
-            check_number(value)
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                check_number(value)  # refuses it (tested here first: most values are small)
         holder = p.counters if p is not None else self.counters
         before = holder[index]
         if before == value and type(before) is type(value):

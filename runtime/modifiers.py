@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import check_number
+from .limits import MAX_NUMBER
 from .state import Obj, Zone
 from .values import apply_change
 
@@ -67,8 +68,8 @@ class Modifiers:
         return value
 
     def write(self, obj: Obj, name: str, value: Any) -> None:
-        if type(value) is int:
-            check_number(value)
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            check_number(value)  # refuses it (tested here first: most values are small)
         before = obj.fields.get(name)
         if before is value and name in obj.fields:
             return  # the very value it holds (a card restored to what it already shows): nothing changes
