@@ -181,7 +181,7 @@ class Driver:
             if last is None:
                 raise GiveUp
             indents.pop()
-            feed(Token.new_borrow_pos(self._dedent, "", last), self._dedent)
+            feed(_borrowing(self._dedent, "", last), self._dedent)
         feed(None, "$END")
         if states[-2:] != [self._end, self._end]:
             raise GiveUp  # the end of input was shifted short of the start rule (Lark refuses it)
@@ -209,13 +209,23 @@ class Driver:
         width = spaces.count(" ") + spaces.count("\t") * self._tab
         if width > indents[-1]:
             indents.append(width)
-            feed(Token.new_borrow_pos(self._indent, spaces, newline), self._indent)
+            feed(_borrowing(self._indent, spaces, newline), self._indent)
             return
         while width < indents[-1]:
             indents.pop()
-            feed(Token.new_borrow_pos(self._dedent, spaces, newline), self._dedent)
+            feed(_borrowing(self._dedent, spaces, newline), self._dedent)
         if width != indents[-1]:
             raise GiveUp
+
+
+def _borrowing(kind: str, value: str, where: Token) -> Token:
+    """What `Token.new_borrow_pos` makes (a token placed where another is), without its two
+    calls: indentation makes several tokens a line."""
+    token = _new_token(Token, value)
+    token.type, token.value = kind, value
+    token.start_pos, token.line, token.column = where.start_pos, where.line, where.column
+    token.end_line, token.end_column, token.end_pos = where.end_line, where.end_column, where.end_pos
+    return token
 
 
 class _Scans(dict[int, Scan]):
