@@ -4,10 +4,10 @@ does not load the whole model."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Span:
     """A source range: 1-based line and column, end exclusive."""
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Union, get_args
 
+from .frozen import frozen
 from .span import NO_SPAN, Span, source_lines  # noqa: F401 - part of the syntax model's interface
 
 
@@ -17,7 +18,7 @@ class Node:
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Labels:
     """Display names of a declaration: the default one, per-language ones, a section number."""
 
@@ -47,7 +48,7 @@ class Labels:
 # ---- atoms used by options and properties ---------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Atom(Node):
     """A literal word in an option or property: kind is name/int/str/pair/delta/path/dotrange."""
 
@@ -62,7 +63,7 @@ class Atom(Node):
         return {"true": True, "false": False, "none": None}.get(self.text, self.text)
 
 
-@dataclass(frozen=True)
+@frozen
 class Opt(Node):
     """`name atom atom …` inside a declaration's option list, or a card/scenario property."""
 
@@ -77,7 +78,7 @@ class Opt(Node):
 # ---- expressions -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class IntLit(Node):
     """A whole number, like `3`."""
 
@@ -85,7 +86,7 @@ class IntLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class StrLit(Node):
     """A string in double quotes."""
 
@@ -93,7 +94,7 @@ class StrLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class BoolLit(Node):
     """`true` or `false`."""
 
@@ -101,14 +102,14 @@ class BoolLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class NoneLit(Node):
     """`none`: no value."""
 
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class PairLit(Node):
     """A two-sided value like `3/1`, `-/1` or `{1/2}` (braced)."""
 
@@ -118,7 +119,7 @@ class PairLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class DeltaLit(Node):
     """A two-sided change like `+1/-1`."""
 
@@ -127,7 +128,7 @@ class DeltaLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class RangeLit(Node):
     """An integer range like `3-4` or `1..4`."""
 
@@ -136,7 +137,7 @@ class RangeLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class ZoneLabel(Node):
     """A zone written by its label, like `<手牌>`."""
 
@@ -144,7 +145,7 @@ class ZoneLabel(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Name(Node):
     """A name: a local, a parameter, a declared zone, counter, value, keyword or word."""
 
@@ -152,7 +153,7 @@ class Name(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Attr(Node):
     """`x.name`: a player's zone, counter or value, a card's field, or an attribute."""
 
@@ -161,7 +162,7 @@ class Attr(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Call(Node):
     """`f(args)`: a procedure, value, keyword, built-in, or a card's timing `x.t(args)`."""
 
@@ -170,7 +171,7 @@ class Call(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Index(Node):
     """`list[i]`: an item of a list (none when there is none)."""
 
@@ -179,7 +180,7 @@ class Index(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class BinOp(Node):
     """`a OP b`: arithmetic (+ - * // %), comparison, or membership (in, not in)."""
 
@@ -189,7 +190,7 @@ class BinOp(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class BoolOp(Node):
     """`a and b and …` or `a or b or …`."""
 
@@ -198,7 +199,7 @@ class BoolOp(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Not(Node):
     """`not a`."""
 
@@ -206,7 +207,7 @@ class Not(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Neg(Node):
     """`-a`."""
 
@@ -214,7 +215,7 @@ class Neg(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class ListLit(Node):
     """`[a, b, …]`."""
 
@@ -222,7 +223,7 @@ class ListLit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class ListWhere(Node):
     """`[x in LIST where COND]`: the items of a list for which a condition holds, in order."""
 
@@ -242,7 +243,7 @@ EXPRESSIONS: tuple[type, ...] = get_args(Expr)  # to `walk` statements without t
 # ---- choices (right-hand side of `let`) ------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Pick(Node):
     """`pick x in LIST for P [where COND] [prefer COND] [optional] "prompt"`: P chooses one
     item; agents that play to act choose among the items `prefer` holds for when any does."""
@@ -257,7 +258,7 @@ class Pick(Node):
     prefer: Expr | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class NumberChoice(Node):
     """`number from A to B for P "prompt"`: P chooses a number."""
 
@@ -268,7 +269,7 @@ class NumberChoice(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Ask(Node):
     """`ask P "prompt"`: P answers yes or no."""
 
@@ -283,7 +284,7 @@ Choice = Union[Pick, NumberChoice, Ask]
 # ---- statements ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Move(Node):
     """`move N [token] from A to B`: moves up to N tokens; its value is how many moved."""
 
@@ -296,7 +297,7 @@ class Move(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Let(Node):
     """`let x = VALUE`: a new local variable (a value, a choice or a move)."""
 
@@ -305,7 +306,7 @@ class Let(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Assign(Node):
     """`target = value` on a local, a counter or a field."""
 
@@ -314,7 +315,7 @@ class Assign(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class AugAssign(Node):
     """`target += value` or `target -= value`."""
 
@@ -324,7 +325,7 @@ class AugAssign(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Put(Node):
     """`put CARD into ZONE [top|bottom]`."""
 
@@ -334,7 +335,7 @@ class Put(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Emit(Node):
     """`emit EVENT(args)`: triggers of the event run."""
 
@@ -343,7 +344,7 @@ class Emit(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Modify(Node):
     """`modify X.field by CHANGE [live] [while COND] [until EVENT]`: a lasting change; `live`:
     CHANGE is worked out again at every read (`by change(0, mirror(p)) live`), not once."""
@@ -356,7 +357,7 @@ class Modify(Node):
     live: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Forbid(Node):
     """`forbid TOKEN from ZONE [while COND]`: card effects cannot move those tokens out of ZONE."""
 
@@ -366,7 +367,7 @@ class Forbid(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Reveal(Node):
     """`reveal X to P`: P sees the card X (or every card in zone X) until it moves."""
 
@@ -375,7 +376,7 @@ class Reveal(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Shuffle(Node):
     """`shuffle ZONE`."""
 
@@ -383,7 +384,7 @@ class Shuffle(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Log(Node):
     """`log "text {}", x [to P]`: a log line for every player, or only for P (a player or a list)."""
 
@@ -393,7 +394,7 @@ class Log(Node):
     to: Expr | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Expect(Node):
     """`expect COND "message"` (scenarios): the scenario fails unless COND holds."""
 
@@ -402,7 +403,7 @@ class Expect(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class ExpectOffered(Node):
     """`expect [not] offered P "label"` (scenarios): P's next decision offers (or does not
     offer) an option whose label starts with or holds the text."""
@@ -413,7 +414,7 @@ class ExpectOffered(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class ExpectWinner(Node):
     """`expect winner P` (scenarios): the game has ended and P won (`none`: a draw)."""
 
@@ -421,7 +422,7 @@ class ExpectWinner(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Return(Node):
     """`return [VALUE]`: leave the procedure (with a value)."""
 
@@ -429,7 +430,7 @@ class Return(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class End(Node):
     """`win P`, `lose P` or `draw_game none`, with an optional reason ("life 0")."""
 
@@ -439,7 +440,7 @@ class End(Node):
     reason: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class CallStmt(Node):
     """A call made for its effect, as a statement."""
 
@@ -447,21 +448,21 @@ class CallStmt(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Pass(Node):
     """`pass`: nothing."""
 
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Break(Node):
     """`break`: leave the innermost loop or menu loop."""
 
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class If(Node):
     """`if … elif … else …`."""
 
@@ -470,7 +471,7 @@ class If(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class For(Node):
     """`for x in LIST:` over a copy of the list."""
 
@@ -480,7 +481,7 @@ class For(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class While(Node):
     """`while COND:`."""
 
@@ -489,7 +490,7 @@ class While(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Repeat(Node):
     """`repeat N:`."""
 
@@ -498,7 +499,7 @@ class Repeat(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Option(Node):
     """A menu option; `passive` marks one that declines to act (ending a phase, not
     reacting), which agents that prefer to act choose last."""
@@ -512,7 +513,7 @@ class Option(Node):
     passive: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Menu(Node):
     """`choose for P "prompt":` followed by options."""
 
@@ -522,7 +523,7 @@ class Menu(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Once(Node):
     """`once when EVENT(params) [if COND] [until EVENT]:` a one-shot trigger."""
 
@@ -543,7 +544,7 @@ Stmt = Union[
 # ---- declarations ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Use(Node):
     """`use GAME`: this file adds to a bundled game."""
 
@@ -551,7 +552,7 @@ class Use(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Simple(Node):
     """A one-line declaration: character, token, zone, counter/flag, field, kind."""
 
@@ -563,7 +564,7 @@ class Simple(Node):
     name_span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Value(Node):
     """`value NAME(params) "label" = EXPR`: a derived value."""
 
@@ -575,7 +576,7 @@ class Value(Node):
     types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
-@dataclass(frozen=True)
+@frozen
 class Event(Node):
     """`event NAME(params) "label"`."""
 
@@ -586,7 +587,7 @@ class Event(Node):
     types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
-@dataclass(frozen=True)
+@frozen
 class Timing(Node):
     """`timing NAME(params) "label": options`: a slot card blocks fill."""
 
@@ -598,7 +599,7 @@ class Timing(Node):
     types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
-@dataclass(frozen=True)
+@frozen
 class Keyword(Node):
     """`keyword NAME "label" [= EXPR]`: a condition about `self`, or a word."""
 
@@ -608,7 +609,7 @@ class Keyword(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Step(Node):
     """`step ID "label":` a numbered step of a procedure."""
 
@@ -618,7 +619,7 @@ class Step(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Procedure(Node):
     """`procedure NAME(params) "label" section N:` made of steps."""
 
@@ -630,7 +631,7 @@ class Procedure(Node):
     types: tuple[str | None, ...] = ()  # each parameter's declared type word, if any
 
 
-@dataclass(frozen=True)
+@frozen
 class Trigger(Node):
     """`when EVENT(params) [if COND]:` a rule trigger (or a card's, inside a card)."""
 
@@ -643,7 +644,7 @@ class Trigger(Node):
     event_span: Span = NO_SPAN
 
 
-@dataclass(frozen=True)
+@frozen
 class AddedOption(Node):
     """`in PROC step ID option "label" [for X in L] [if COND]:` an addendum's extra option in
     the one `choose` menu of that step; it sees the step's names."""
@@ -656,7 +657,7 @@ class AddedOption(Node):
     step_span: Span = NO_SPAN
 
 
-@dataclass(frozen=True)
+@frozen
 class Replace(Node):
     """`instead of PROC step ID [when COND]:` an addendum's replacement of a step, or
     `after PROC step ID [when COND]:` what it adds after the step (every such addition runs)."""
@@ -672,7 +673,7 @@ class Replace(Node):
     after: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Check(Node):
     """`check NAME:` a state-based check, run after changes to what it reads."""
 
@@ -682,7 +683,7 @@ class Check(Node):
     span: Span
 
 
-@dataclass(frozen=True)
+@frozen
 class Action(Node):
     """`action NAME "label" for p [if COND] [passive]:` — offered to p in every menu while
     COND holds; `passive` when taking it is not playing on (agents that act choose it last)."""
@@ -696,7 +697,7 @@ class Action(Node):
     passive: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class TimingBlock(Node):
     """`NAME under TIMING:` prints the block under that timing's marker in the card's text
     instead of its own timing's (a play restriction printed under the constant effects' marker: `usable under constant:`);
@@ -708,7 +709,7 @@ class TimingBlock(Node):
     under: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Entity(Node):
     """A declaration with a property body: game, card or scenario."""
 
@@ -728,7 +729,7 @@ class Entity(Node):
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Addendum(Node):
     """`addendum NAME "label" section N:` rules that apply while a player hosts its characters."""
 
@@ -745,7 +746,7 @@ Decl = Union[
 ]
 
 
-@dataclass(frozen=True)
+@frozen
 class SourceFile(Node):
     """One parsed file: its path, text and top-level declarations."""
 
