@@ -19,6 +19,7 @@ and how deeply expressions nest inside it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from lark import Lark, Tree
@@ -31,6 +32,7 @@ from .limits import MAX_EXPR_DEPTH
 from .trees import Reduce, pass_through, shape
 
 Slot = tuple[Any, At, int]  # a built value, its extent as a container (None: none), its depth
+Extent = Callable[[list[Any]], At]  # where a rule's node lies, from its children
 
 
 class Direct:
@@ -61,10 +63,11 @@ class Direct:
         if form.passes_through:
             return pass_through
         name, kept, lift, plain = form
-        made = _spliced(kept, plain) if name.startswith("_") else self._node(name, kept, plain)
-        return _lifted(kept, plain, made) if lift else made
+        extent = _extent_of(rule)
+        made = _spliced(kept, plain, extent) if name.startswith("_") else self._node(name, kept, plain, extent)
+        return _lifted(kept, plain, extent, made) if lift else made
 
-    def _node(self, name: str, kept: tuple[tuple[int, bool], ...], plain: bool) -> Reduce:
+    def _node(self, name: str, kept: tuple[tuple[int, bool], ...], plain: bool, find: Extent) -> Reduce:
         """The reduction of a rule that makes a node: its Builder method's value (a Lark tree of
         the built children for a rule without one), and how deeply expressions nest in it."""
         method = RULE_METHODS.get(name)
@@ -72,7 +75,7 @@ class Direct:
         direct = self
 
         def reduce(children: list[Any]) -> Any:
-            extent = _extent(children)
+            extent = find(children)
             values: list[Any] = []
             depth = 0
             for item in children if plain else _kept(children, kept):
@@ -93,7 +96,7 @@ class Direct:
         return reduce
 
 
-def _lifted(kept: tuple[tuple[int, bool], ...], plain: bool, made: Reduce) -> Reduce:
+def _lifted(kept: tuple[tuple[int, bool], ...], plain: bool, find: Extent, made: Reduce) -> Reduce:
     """The reduction of a `?rule` that is not a plain pass-through: a lone kept child is its
     value, its container widened to the rule's; with more, the rule reduces as it would without
     the `?` (`made`)."""
@@ -102,7 +105,7 @@ def _lifted(kept: tuple[tuple[int, bool], ...], plain: bool, made: Reduce) -> Re
         items = children if plain else _kept(children, kept)
         if len(items) != 1:
             return made(children)
-        extent = _extent(children)
+        extent = find(children)
         item = items[0]
         if type(item) is tuple and not (len(children) == 1 and children[0] is item):
             if item[1] is None and extent is not None:
@@ -113,14 +116,14 @@ def _lifted(kept: tuple[tuple[int, bool], ...], plain: bool, made: Reduce) -> Re
     return reduce
 
 
-def _spliced(kept: tuple[tuple[int, bool], ...], plain: bool) -> Reduce:
+def _spliced(kept: tuple[tuple[int, bool], ...], plain: bool, find: Extent) -> Reduce:
     """The reduction of a `_rule`: its parent takes its children (and works out their depth)."""
     if plain:
         def reduce(children: list[Any]) -> Any:
-            return children, _extent(children), 0
+            return children, find(children), 0
     else:
         def reduce(children: list[Any]) -> Any:
-            return _kept(children, kept), _extent(children), 0
+            return _kept(children, kept), find(children), 0
     return reduce
 
 
@@ -135,6 +138,43 @@ def _kept(children: list[Any], kept: tuple[tuple[int, bool], ...]) -> list[Any]:
         else:
             items = children[i][0]  # taken over, as Lark's filter does: a long list grows in place
     return items
+
+
+def _extent_of(rule: Rule) -> Extent:
+    """How a rule's reduction finds its extent. The driver shifts a token for each terminal, so
+    where the rule starts or ends with a terminal that end is read off the token; else the
+    children are searched for their first or last position."""
+    if not rule.expansion:
+        return _extent
+    starts, ends = rule.expansion[0].is_term, rule.expansion[-1].is_term
+    if starts:
+        return _token_to_token if ends else _from_token
+    return _to_token if ends else _extent
+
+
+def _token_to_token(children: list[Any]) -> At:
+    first, last = children[0], children[-1]
+    return first.line, first.column, last.end_line, last.end_column
+
+
+def _from_token(children: list[Any]) -> At:
+    first = children[0]
+    for last in reversed(children):
+        if type(last) is not tuple:
+            return first.line, first.column, last.end_line, last.end_column
+        if last[1] is not None:
+            return first.line, first.column, last[1][2], last[1][3]
+    raise AssertionError("the first child is a token")
+
+
+def _to_token(children: list[Any]) -> At:
+    last = children[-1]
+    for first in children:
+        if type(first) is not tuple:
+            return first.line, first.column, last.end_line, last.end_column
+        if first[1] is not None:
+            return first[1][0], first[1][1], last.end_line, last.end_column
+    raise AssertionError("the last child is a token")
 
 
 def _extent(children: list[Any]) -> At:
