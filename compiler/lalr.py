@@ -4,7 +4,8 @@ Lark reads a text through three generators stacked on one another (the contextua
 indentation post-lexer, the parser's token loop) with several method calls per token at each
 level; that machinery was 60% of a parse. `Driver` runs the same things in one function: the
 parse table, each state's scanner (the same compiled expressions, tried in the same order),
-the same keyword retyping, the same indentation rule and the same tree-building callbacks. It
+the same keyword retyping, the same indentation rule and the same tree-building callbacks;
+the ignored spaces after a token are taken at once where only they can start with a space. It
 only finishes a parse that Lark finishes, with the same tree. At the first thing off the
 successful path (a character no terminal matches, a token the state does not expect, an
 inconsistent dedent) it raises `GiveUp`, and the caller asks Lark, whose error is then Lark's
@@ -23,6 +24,7 @@ from lark.indenter import Indenter
 from lark.lexer import PatternStr, UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
+from .first_chars import first_chars, may_start
 from .trees import Reduce, pass_through
 
 Reduction = tuple[int, Reduce, str]  # a rule's size, callback and name
@@ -73,6 +75,7 @@ class Driver:
             raise Unsupported("actions in the end state")
         self._table[self._end] = {"$END": self._end}  # accept: shift the end of input in place
         self._scans = _Scans(lexers)
+        self._spaces, self._space = _spaces(lexers)
         self._chains: dict[tuple[int, int, str], int] = {}  # see `_units`
 
     def _indenter(self, indenter: Any) -> None:
@@ -105,6 +108,7 @@ class Driver:
     def parse(self, text: str) -> Any:
         """The tree Lark would build for `text`, or `GiveUp`."""
         table, scans, nl, chains = self._table, self._scans, self._nl, self._chains
+        spaces, space = self._spaces, self._space
         opens, closes = self._opens, self._closes
         states = [self._start]
         values: list[Any] = []
@@ -165,6 +169,11 @@ class Driver:
             token.type, token.value, token.start_pos = kind, value, start
             token.line, token.column = first_line, column
             token.end_line, token.end_column, token.end_pos = line, pos - line_start + 1, pos
+            while pos < end and text[pos] in spaces:  # what every scanner would match next and drop
+                after = space.match(text, pos)  # type: ignore[union-attr]  # (spaces is empty without it)
+                if after is None:
+                    break
+                pos = after.end()
             if kind == nl:
                 if not parens:
                     feed(token, kind)
@@ -273,3 +282,46 @@ def _scan(lexer: Any) -> Scan:
             words.setdefault(pattern.value, terminal.name)
         keywords[name] = words
     return patterns, ignore, newlines, keywords
+
+
+def _spaces(lexers: dict[int, Any]) -> tuple[frozenset[str], re.Pattern[str] | None]:
+    """The ignored terminals (spaces, say) the loop may take right after a token, as the
+    characters they start with and one expression for them; none (an empty set) unless it is
+    sure that wherever such a terminal matches, every state's scanner would match it next and
+    drop it: it is ignored in every state, holds no line break, cannot match empty, starts
+    with one of a short list of characters, and no other terminal of any state may start with
+    one of those (`first_chars`). About a third of a declaration's scans were the spaces
+    between its words, each a turn of the loop through a state's whole list of terminals."""
+    states = list({id(lexer): lexer for lexer in lexers.values()}.values())
+    try:
+        patterns = {t.name: t.pattern for lexer in states for t in lexer.terminals}
+        terminals = {name: pattern.to_regexp() for name, pattern in patterns.items()}
+        ignored = frozenset.intersection(*(frozenset(lexer.ignore_types) for lexer in states))
+        newlines = frozenset().union(*(lexer.newline_types for lexer in states))
+        flags = {lexer.g_regex_flags for lexer in states}
+    except (AttributeError, TypeError):  # a Lark whose lexers are laid out otherwise
+        return frozenset(), None
+    if len(flags) != 1:
+        return frozenset(), None
+    (flag,) = flags
+    taken: dict[str, str] = {}
+    starts: frozenset[str] = frozenset()
+    for name, expression in terminals.items():
+        chars = first_chars(expression, flag) if name in ignored and name not in newlines else None
+        if chars is None:
+            continue
+        if chars & starts:  # two that could match at one place: which comes first would matter
+            return frozenset(), None
+        taken[name] = expression
+        starts |= chars
+    if not taken or any(_may_start(patterns[name], terminals[name], starts, flag)
+                        for name in terminals if name not in taken):
+        return frozenset(), None
+    return starts, re.compile("|".join(f"(?:{expression})" for expression in taken.values()), flag)
+
+
+def _may_start(pattern: Any, expression: str, chars: frozenset[str], flags: int) -> bool:
+    """Whether a terminal may start with one of `chars` (a plain word is read at once)."""
+    if type(pattern) is PatternStr and not pattern.flags and not flags & re.IGNORECASE:
+        return pattern.value[:1] in chars or not pattern.value
+    return may_start(expression, chars, flags)

@@ -409,3 +409,79 @@ _NL: /\\n[ \\t]*/
         driver.parse("say go\n")  # after `say`, a state reads NAME and the keyword GO (flag i)
     assert lark_s.parse("say GO\n").children[0].children[0].data == "item"
     _same_tree(driver.parse("(x)\n(y)\n"), lark_s.parse("(x)\n(y)\n"), "a state without the keyword")
+
+
+def test_the_driver_takes_the_spaces_after_a_token_only_where_nothing_else_starts_with_them() -> None:
+    """The loop takes the ignored spaces after a token itself, unless some terminal could
+    start with a space: then every space is scanned as Lark scans it."""
+    from cardsmith.compiler.lalr import Driver
+    from cardsmith.compiler.parse import driver
+    from cardsmith.compiler.trees import install
+    fast = driver()
+    assert fast is not None and fast._spaces == frozenset(" \t")
+    grammar = '''start: (stmt _NL)*
+stmt: "say" NAME ARROW?
+ARROW: " ->"
+NAME: /[a-z]+/
+_NL: /\\n[ \\t]*/
+%declare _INDENT _DEDENT
+%ignore " "
+'''
+    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+    lark_s = install(Lark(grammar, postlex=_Indenter(), **options))  # type: ignore[arg-type]
+    arrows = Driver(lark_s)
+    assert arrows._spaces == frozenset()
+    text = "say  x ->\nsay y\n"
+    _same_tree(arrows.parse(text), lark_s.parse(text), "a terminal that starts with a space")
+
+
+@pytest.mark.parametrize(("expression", "starts", "not_starts"), [
+    ("abc", "a", "bA "),
+    ("(?i:a)b", "aA", "b"),
+    ("[\t ]+", " \t", "\na"),
+    ("[^x]", "a \n", "x"),
+    (r"(?!\d)\w+", "a_字9", " -"),  # the look-ahead is not read: it rules nothing out
+    ("a?b|c", "abc", "d"),
+    (r"\b(x)\1", "x", "y"),
+    ("x*", "xy \n", ""),  # may be empty: may start anywhere
+    (r"(a)\1", "a", "b"),
+    ("(a)?(?(1)x|y)", "ayx", ""),  # a conditional group: not read
+])
+def test_what_a_match_may_start_with(expression: str, starts: str, not_starts: str) -> None:
+    from cardsmith.compiler.first_chars import may_start
+    assert all(may_start(expression, frozenset(char)) for char in starts)
+    assert not any(may_start(expression, frozenset(char)) for char in not_starts)
+
+
+@pytest.mark.parametrize(("expression", "chars"), [
+    ("[\t ]+", frozenset(" \t")), ("x", frozenset("x")), ("(?:[a-c])y", frozenset("abc")),
+    ("a|b", frozenset("ab")), ("ab|cd", None), ("x*", None), (r"\w", None), ("[^a]", None), ("(?i:x)", None), ("[\x00-\uffff]", None),
+])
+def test_the_characters_a_match_starts_with(expression: str, chars: frozenset[str] | None) -> None:
+    from cardsmith.compiler.first_chars import first_chars
+    assert first_chars(expression) == chars
+
+
+_SOME_EXPRESSIONS = ["abc", "(?i:ab)c", "[\t ]+", "[^x]+", r"(?!\d)\w+", "a?b|c", "x*y", "(?:a|)b", r"\\[\t ]*\r?\n",
+                     r'"(?:[^"\\\n]|\\.)*"', r"(?:(?:\r?\n[\t ]*|#[^\n]*))+", r"[+-][0-9]+\/[+-][0-9]+", "(?=a)[ab]",
+                     "(?>a|b)c", "a{0}b", "(?s:.)"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_match_starts_with_a_character_the_reading_allows(data: st.DataObject) -> None:
+    """Whatever an expression matches, `may_start` allows its first character, and
+    `first_chars` (where it gives a list) holds it; this grammar's terminals included."""
+    import re
+
+    from cardsmith.compiler.first_chars import first_chars, may_start
+    from cardsmith.compiler.parse import parser
+    expression = data.draw(st.sampled_from(_SOME_EXPRESSIONS + [t.pattern.to_regexp() for t in parser().terminals]))
+    text = data.draw(st.text(alphabet=" \t\n\r\\\"#ab_xyzAB09+-/.<>=字", min_size=1, max_size=8))
+    match = re.match(expression, text)
+    if match is None:
+        return
+    first = match.group()[:1] or text[0]  # an empty match could be followed by anything
+    assert may_start(expression, frozenset(first))
+    chars = first_chars(expression)
+    assert chars is None or (match.group() and first in chars)
