@@ -33,6 +33,7 @@ from .visit import Visitor
 from .writes import Writes
 
 SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")  # an expression that is just a variable
+INERT = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+)$")  # a variable, a constant or a number
 PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
 
 
@@ -91,13 +92,16 @@ class ExprGen(Visitor[str]):
         """The items of `e` as a list of their own, which no change to the game alters while it
         is walked: a list the expression builds anew is used as it is, anything else copied."""
         code = self.visit(e)
+        return code if self.fresh_list(e) else f"list({code})"
+
+    def fresh_list(self, e: s.Expr) -> bool:
+        """Whether `e` builds a new list each time it is evaluated (so it is never none)."""
         if isinstance(e, (s.ListLit, s.ListWhere)):
-            return code
+            return True
         if isinstance(e, s.Call) and self.c.ref(e) in FRESH_LISTS:
-            return code
-        if isinstance(e, s.BinOp) and e.op == "+" and self.c.type_of(e.left) is self.c.type_of(e.right) is Type.LIST:
-            return code  # two lists joined by `rt.concat`: a list of its own
-        return f"list({code})"
+            return True
+        # two lists joined by `rt.concat`: a list of its own
+        return isinstance(e, s.BinOp) and e.op == "+" and self.c.type_of(e.left) is self.c.type_of(e.right) is Type.LIST
 
     # ---- operators ----
 
@@ -227,12 +231,27 @@ class ExprGen(Visitor[str]):
             case BuiltinRef(name):
                 if name in PYTHON_SAME:  # the built-in is exactly Python's: call it directly
                     return f"{name}({', '.join(args)})"
-                fast = self.count_inline(e, args) if name == "count" else None
-                if name == "cards" and isinstance(self.c.resolution.get(e.args[0]), ZoneRef):
-                    fast = f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
-                return fast or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
+                return self.builtin_inline(name, e, args) or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
             case _:
                 raise AssertionError(f"{ref} is not a call")
+
+    def builtin_inline(self, name: str, e: s.Call, args: list[str]) -> str | None:
+        """A built-in written out in place, with its runtime function's meaning (a missing value
+        counts as empty), where that needs no call; None where the call is needed."""
+        zone_named = bool(e.args) and isinstance(self.c.resolution.get(e.args[0]), ZoneRef)
+        if name == "count":
+            return self.count_inline(e, args)
+        if name == "cards" and zone_named:
+            return f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
+        if name == "space" and zone_named and (len(args) == 1 or _inert(args[1])):
+            return f"g.space({args[0]})"
+        if name == "size":
+            return f"len({args[0]})" if self.fresh_list(e.args[0]) else f"len({args[0]} or ())"
+        if name == "contains" and _inert(args[1]):  # the item is evaluated first here: it must do nothing
+            return f"({args[1]} in ({args[0]} or ()))"
+        if name == "seat" and _inert(args[0]):
+            return "g.players[0]" if args[0] == "0" else f"g.players[{args[0]} % len(g.players)]"
+        return None
 
     def count_inline(self, e: s.Call, args: list[str]) -> str | None:
         """`count` inlined where the zone or token kind is known here, with the meaning of
@@ -252,3 +271,8 @@ class ExprGen(Visitor[str]):
         if zone.tokens and not zone.holds_cards:
             return f"{args[0]}.tokens.get({self.out.const(zone.tokens[0])}, 0)"
         return None
+
+
+def _inert(code: str) -> bool:
+    """Whether generated code only reads a variable or a constant (evaluating it does nothing)."""
+    return INERT.match(code) is not None

@@ -218,6 +218,23 @@ def test_count_inlined_and_called_agree_on_a_missing_holder() -> None:
     assert value == [0, 0]
 
 
+def test_built_ins_written_in_place_agree_with_their_calls() -> None:
+    """`contains`, `size`, `seat` and `space` are written out in place where that is safe: the
+    item a variable or a constant (it is evaluated first there), the zone a named one; a
+    missing list counts as empty in both forms, and the call stays where an argument acts."""
+    body = ("let gone = none\nlet xs = [1, 2]\n"
+            "return [contains(gone, 1), contains(xs, 2), contains(xs, double(1)), contains(1-3, 4), "
+            "size(gone), size(xs), size([x in xs where x > 1]), index_of(seat(0)), index_of(seat(3)), "
+            "space(p.purse)]")
+    value, g = run(body)
+    assert value == [False, True, True, False, 0, 2, 1, 0, 1, 5]
+    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
+        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
+    assert source is not None
+    assert source.count("rt.fn_contains(") == 1 and "rt.fn_size(" not in source and "rt.fn_seat(" not in source
+    assert "rt.fn_space(" not in source and "g.players[0]" in source
+
+
 def test_counting_a_card_needs_a_token_kind() -> None:
     with pytest.raises(RuleViolation):
         run("let c = new_card(coin, p, pile)\nreturn count(c)")
