@@ -208,14 +208,10 @@ class StmtGen(Visitor[None]):
                 self.body(st.orelse)
 
     def visit_For(self, st: s.For) -> None:
-        """The items count toward the game's loop limit before the walk (written out, not called:
-        loops over a zone's cards are on the hottest paths)."""
+        """The items count toward the game's loop limit before the walk."""
         items = self.out.new_temp()
         self.out.emit(f"{items} = {self.expr.listed(st.iterable)}", st.span)
-        self.out.emit(f"g.loops += len({items})")
-        self.out.emit("if g.loops > rt.LOOP_LIMIT:")
-        with self.out.block():
-            self.out.emit("rt.tick(g)  # over the limit: stops the game")
+        self.count_loops(f"len({items})")
         self.out.emit(f"for {self.out.local(st.var)} in {items}:")
         with self.out.block():
             self.body(st.body)
@@ -223,14 +219,25 @@ class StmtGen(Visitor[None]):
     def visit_While(self, st: s.While) -> None:
         self.out.emit(f"while {self.expr(st.cond)}:", st.span)
         with self.out.block():
-            self.out.emit("rt.tick(g)")
+            self.count_loops("1")
             self.body(st.body)
 
     def visit_Repeat(self, st: s.Repeat) -> None:
-        self.out.emit(f"for _ in range({self.expr(st.count)}):", st.span)
+        """Like a `for`, the rounds count toward the loop limit before the first."""
+        rounds = self.out.new_temp()
+        self.out.emit(f"{rounds} = range({self.expr(st.count)})", st.span)
+        self.count_loops(f"len({rounds})")
+        self.out.emit(f"for _ in {rounds}:")
         with self.out.block():
-            self.out.emit("rt.tick(g)")
             self.body(st.body)
+
+    def count_loops(self, amount: str) -> None:
+        """Count loop rounds toward the game's loop limit (written out, not called: loops are on
+        the hottest paths); `rt.tick` stops the game past the limit."""
+        self.out.emit(f"g.loops += {amount}")
+        self.out.emit("if g.loops > rt.LOOP_LIMIT:")
+        with self.out.block():
+            self.out.emit("rt.tick(g)  # over the limit: stops the game")
 
     def visit_Menu(self, st: s.Menu) -> None:
         """Entries are built, offered with `g.menu`, and the chosen option's body runs. While
