@@ -247,11 +247,27 @@ class ExprGen(Visitor[str]):
             return f"g.space({args[0]})"
         if name == "size":
             return f"len({args[0]})" if self.fresh_list(e.args[0]) else f"len({args[0]} or ())"
-        if name == "contains" and _inert(args[1]):  # the item is evaluated first here: it must do nothing
-            return f"({args[1]} in ({args[0]} or ()))"
+        if name == "contains" and (self.reads_only(e.args[0]) or self.reads_only(e.args[1])):
+            return f"({args[1]} in ({args[0]} or ()))"  # the item is evaluated first here
         if name == "seat" and _inert(args[0]):
             return "g.players[0]" if args[0] == "0" else f"g.players[{args[0]} % len(g.players)]"
         return None
+
+    def reads_only(self, e: s.Expr) -> bool:
+        """Whether `e` only reads: a literal, a variable, a word, or a zone, counter, field or
+        attribute of such, read straight from its holder (no modifier can be in force, so no
+        rule runs); evaluating it earlier or later than written changes nothing."""
+        if isinstance(e, (s.IntLit, s.StrLit, s.BoolLit, s.NoneLit)):
+            return True
+        if not isinstance(e, (s.Name, s.Attr)) or (isinstance(e, s.Attr) and not self.reads_only(e.obj)):
+            return False
+        match self.c.ref(e):
+            case LocalRef() | SelfRef() | ThisRef() | WordRef() | ZoneRef() | AttrRef():
+                return True
+            case CounterRef(counter) | FieldRef(counter):
+                return not self.writes.modified(counter)
+            case _:
+                return False
 
     def count_inline(self, e: s.Call, args: list[str]) -> str | None:
         """`count` inlined where the zone or token kind is known here, with the meaning of

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from . import syntax as s
 from .checked import Checked
 from .emit import Emitter, bound_now
-from .gen_expr import ExprGen
+from .gen_expr import SIMPLE, ExprGen
 from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref, Type
 from .visit import Visitor
 
@@ -85,12 +85,58 @@ class StmtGen(Visitor[None]):
                 if player is None:
                     assert isinstance(target, s.Attr)
                     player = self.expr(target.obj)
-                self.out.emit(f"g.set({player}, {index}, {value})", span)
+                changes = self.counter_changes(counter, player, value)
+                if changes is not None:  # most such writes find the value already there
+                    self.out.emit(f"if {changes}:", span)
+                    with self.out.block():
+                        self.out.emit(f"g.set({player}, {index}, {value})", span)
+                else:
+                    self.out.emit(f"g.set({player}, {index}, {value})", span)
             case FieldRef(field):
                 assert isinstance(target, s.Attr)
-                self.out.emit(f"g.write({self.expr(target.obj)}, {self.out.const(field)}, {value})", span)
+                obj, key = self.expr(target.obj), self.out.const(field)
+                changes = self.field_changes(obj, key, value, self.c.type_of(target))
+                if changes is not None:  # most such writes find the value already there
+                    self.out.emit(f"if {changes}:", span)
+                    with self.out.block():
+                        self.out.emit(f"g.write({obj}, {key}, {value})", span)
+                else:
+                    self.out.emit(f"g.write({obj}, {key}, {value})", span)
             case _:
                 raise AssertionError(f"{ref} cannot be assigned (the checker lets only these through)")
+
+    def counter_changes(self, counter: str, player: str, value: str) -> str | None:
+        """A test that the counter does not hold `value` yet, false exactly when `g.set` would
+        change nothing (no bound applies: none, an empty list, or true/false to a flag); None
+        where no such test is cheap."""
+        info = self.sym.counters[counter]
+        holder = "g" if player == "None" else player
+        if not SIMPLE.match(holder):
+            return None
+        held = f"{holder}.counters[{info.index}]"
+        if value == "None" or (info.flag and value in ("True", "False")):
+            return f"{held} is not {value}"
+        if value == "[]":
+            return f"{held} != []"
+        number = _number(value)
+        if number is not None and not info.flag and (info.low is None or info.low <= number) \
+                and (info.high is None or number <= info.high):  # a number the bounds leave as it is
+            return f"{held} != {value}"
+        return None
+
+    @staticmethod
+    def field_changes(obj: str, key: str, value: str, kind: Type | None) -> str | None:
+        """A test that a card's field does not hold `value` yet, false only when `g.write` would
+        change nothing (a word, none, true or false held as the very same value; a number equal to
+        it in a number field); None where no such test is cheap."""
+        if not SIMPLE.match(obj):
+            return None
+        held = f"{obj}.fields.get({key})"
+        if value in ("None", "True", "False") or (SIMPLE.match(value) and value.startswith("K_")):
+            return f"{held} is not {value}"
+        if kind is Type.INT and _number(value) is not None:
+            return f"{held} != {value}"
+        return None
 
     def let_value(self, value: s.Expr | s.Choice | s.Move) -> str:
         match value:
@@ -383,3 +429,8 @@ def _assigned(body: tuple[s.Stmt, ...]) -> set[str]:
             case _:
                 pass
     return names
+
+
+def _number(code: str) -> int | None:
+    """The whole number that generated code is a literal of, or None."""
+    return int(code) if code.lstrip("-").isdecimal() else None

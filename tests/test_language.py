@@ -219,11 +219,11 @@ def test_count_inlined_and_called_agree_on_a_missing_holder() -> None:
 
 
 def test_built_ins_written_in_place_agree_with_their_calls() -> None:
-    """`contains`, `size`, `seat` and `space` are written out in place where that is safe: the
-    item a variable or a constant (it is evaluated first there), the zone a named one; a
-    missing list counts as empty in both forms, and the call stays where an argument acts."""
+    """`contains`, `size`, `seat` and `space` are written out in place where that is safe: one
+    side of `contains` only reads (the item is evaluated first there), the zone a named one; a
+    missing list counts as empty in both forms, and the call stays where both sides compute."""
     body = ("let gone = none\nlet xs = [1, 2]\n"
-            "return [contains(gone, 1), contains(xs, 2), contains(xs, double(1)), contains(1-3, 4), "
+            "return [contains(gone, 1), contains(xs, 2), contains([x in xs where x > 0], double(1)), contains(1-3, 4), "
             "size(gone), size(xs), size([x in xs where x > 1]), index_of(seat(0)), index_of(seat(3)), "
             "space(p.purse)]")
     value, g = run(body)
@@ -233,6 +233,28 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert source is not None
     assert source.count("rt.fn_contains(") == 1 and "rt.fn_size(" not in source and "rt.fn_seat(" not in source
     assert "rt.fn_space(" not in source and "g.players[0]" in source
+
+
+def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_do() -> None:
+    """Writing none, a flag, an empty list, a number inside the bounds, or a word to a counter
+    or a field that holds it already skips the game's call; a number past a bound still goes
+    through it and is held at the bound, and a logged change is logged once."""
+    game = GAME.replace('counter turn "回合": global',
+                        'counter turn "回合": global\ncounter cap "上限": per player, range 0..3, logged\n'
+                        'flag done "完成": per player\ncounter seen "见过": per player, starts none')
+    body = ("let c = new_card(coin, p, pile)\n"
+            "p.cap = 2\np.cap = 2\np.cap = 7\np.done = true\np.done = true\np.seen = none\n"
+            "c.power = 2\nc.power = 5\nc.hue = blue\nc.hue = blue\n"
+            "return [p.cap, p.done, p.seen, c.power, c.hue]")
+    text = game + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.split("\n"))
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None and result.python_source is not None
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
+    assert g.rules.procedures["t"](g, g.players[0]) == [3, True, None, 5, "blue"]
+    source = result.python_source
+    assert "if l_0.counters[" in source and ".fields.get(K_" in source  # the guards are written
+    assert "!= 7" not in source  # 7 is past the bound: the call holds it at 3
+    assert [line.text for line in g.lines if "上限" in line.text] == ["上限(P1): 0 → 2", "上限(P1): 2 → 3"]
 
 
 def test_counting_a_card_needs_a_token_kind() -> None:
