@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
 
 from . import syntax as s
 from .checked import Checked
@@ -323,13 +326,28 @@ class StmtGen(Visitor[None]):
         option an addendum adds is offered only where the addendum is active."""
         out = self.out
         out.emit(f"{entries} = []", st.span)
-        for k, (opt, addendum) in enumerate(options):
-            if addendum is None:
-                self.menu_entry(k, opt, entries)
-            else:
-                out.emit(f"if {out.const(addendum)} in g.active_addenda:", opt.span)
-                with out.block():
+        numbered = list(enumerate(options))
+        for added, run in groupby(numbered, key=lambda item: item[1][1] is not None):
+            if not added:
+                for k, (opt, _) in run:
                     self.menu_entry(k, opt, entries)
+                continue
+            with self.while_any_addendum(len(ran := list(run))):
+                for k, (opt, addendum) in ran:
+                    out.emit(f"if {out.const(addendum)} in g.active_addenda:", opt.span)
+                    with out.block():
+                        self.menu_entry(k, opt, entries)
+
+    @contextmanager
+    def while_any_addendum(self, tests: int) -> Iterator[None]:
+        """Code that tests several addenda in a row, each only where it is active, is skipped as a
+        whole in a game with no addendum active (one test instead of `tests`)."""
+        if tests < 2:
+            yield
+            return
+        self.out.emit("if g.active_addenda:")
+        with self.out.block():
+            yield
 
     def menu_entry(self, k: int, opt: s.Option, entries: str) -> None:
         """The entries of one option: one per value of its `for`, where its `if` holds."""

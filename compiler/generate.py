@@ -108,10 +108,13 @@ class Generator:
                         self.stmts.body(st.body)
                 else:
                     self.stmts.body(st.body)
-                for rep, add in afters.get(st.ident, []):
-                    out.emit(f"if {self.applies(rep, add)}:", rep.span)
-                    with out.block():
-                        self.stmts.body(rep.body)
+                added = afters.get(st.ident, [])
+                gated = all(add is not None for _, add in added)  # each runs only with its addendum
+                with self.stmts.while_any_addendum(len(added) if gated else 0):
+                    for rep, add in added:
+                        out.emit(f"if {self.applies(rep, add)}:", rep.span)
+                        with out.block():
+                            self.stmts.body(rep.body)
 
     def applies(self, rep: s.Replace, add: str | None) -> str:
         """The condition under which a replacement or addition runs: its addendum is active

@@ -567,10 +567,13 @@ addendum sidekick_rules "帮手":
                                 "sidekick after 2"]),
     ([["hero"], ["hero"]], ["step 1: 1", "hero after 1: 1", "hero instead of 2"]),
     ([["sidekick"], ["sidekick"]], ["step 1: 1", "sidekick after 1", "step 2: 1", "sidekick after 2"]),
+    ([[], []], ["step 1: 1", "step 2: 1"]),
 ])
 def test_addenda_add_after_a_step_and_every_addition_runs(picks: list[list[str]], lines: list[str]) -> None:
+    """(The two additions after step 1 sit under one test of whether any addendum is active.)"""
     result = build_sources({"lang.csm": ADDITIONS}, use_cache=False, need_model=True)
     assert result.rules is not None, [str(d) for d in result.diagnostics]
+    assert result.python_source is not None and result.python_source.count("if g.active_addenda:") == 1
     g = Game(result.rules, picks, [ScriptedAgent(), ScriptedAgent()], seed=1)
     result.rules.procedures["main"](g)
     assert lines_for(g.lines, None) == lines
@@ -596,19 +599,28 @@ addendum hero_rules "英雄":
     in main step 1 option "英雄加分" if seat(0).score < bonus:
         seat(0).score += bonus
         break
+
+addendum sidekick_rules "帮手":
+    for sidekick
+    in main step 1 option "帮手加二":
+        seat(0).score += 2
 ''')
 
 
 @pytest.mark.parametrize(("picks", "answers", "offered", "score"), [
-    ([["hero"], ["sidekick"]], ["英雄加分"], ["加一", "结束", "英雄加分"], 5),
-    ([["sidekick"], ["sidekick"]], ["加一", "结束"], ["加一", "结束"], 1),
+    ([["hero"], ["sidekick"]], ["英雄加分"], ["加一", "结束", "英雄加分", "帮手加二"], 5),
+    ([["sidekick"], ["sidekick"]], ["帮手加二", "结束"], ["加一", "结束", "帮手加二"], 2),
+    ([["hero"], ["hero"]], ["加一", "结束"], ["加一", "结束", "英雄加分"], 1),
+    ([[], []], ["加一", "结束"], ["加一", "结束"], 1),
 ])
 def test_an_addendum_adds_an_option_to_a_steps_menu(picks: list[list[str]], answers: list[str],
                                                      offered: list[str], score: int) -> None:
     """`in PROC step ID option …`: the option joins the step's menu where the addendum plays,
-    sees what the menu's options see (`bonus`, defined in the loop) and may end that loop."""
+    sees what the menu's options see (`bonus`, defined in the loop) and may end that loop (the
+    two added options sit under one test of whether any addendum is active)."""
     result = build_sources({"lang.csm": OPTIONS}, use_cache=False, need_model=True)
     assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    assert result.python_source is not None and result.python_source.count("if g.active_addenda:") == 1
     asked: list[list[str]] = []
     agent = ScriptedAgent(list(answers))
     first = agent.choose
