@@ -243,13 +243,13 @@ class ExprGen(Visitor[str]):
             return self.count_inline(e, args)
         if name == "cards" and zone_named:
             return f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
-        if name == "space" and zone_named and (len(args) == 1 or _inert(args[1])):
+        if name == "space" and zone_named and (len(args) == 1 or inert(args[1])):
             return f"g.space({args[0]})"
         if name == "size":
             return f"len({args[0]})" if self.fresh_list(e.args[0]) else f"len({args[0]} or ())"
         if name == "contains" and (self.reads_only(e.args[0]) or self.reads_only(e.args[1])):
             return f"({args[1]} in ({args[0]} or ()))"  # the item is evaluated first here
-        if name == "seat" and _inert(args[0]):
+        if name == "seat" and inert(args[0]):
             return "g.players[0]" if args[0] == "0" else f"g.players[{args[0]} % len(g.players)]"
         return None
 
@@ -289,6 +289,6 @@ class ExprGen(Visitor[str]):
         return None
 
 
-def _inert(code: str) -> bool:
+def inert(code: str) -> bool:
     """Whether generated code only reads a variable or a constant (evaluating it does nothing)."""
     return INERT.match(code) is not None

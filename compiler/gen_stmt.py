@@ -10,7 +10,7 @@ from itertools import groupby
 from . import syntax as s
 from .checked import Checked
 from .emit import Emitter, bound_now
-from .gen_expr import SIMPLE, ExprGen
+from .gen_expr import SIMPLE, ExprGen, inert
 from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref, Type
 from .visit import Visitor
 
@@ -205,9 +205,18 @@ class StmtGen(Visitor[None]):
         self.out.emit(f"g.shuffle({self.expr(st.zone)})", st.span)
 
     def visit_Log(self, st: s.Log) -> None:
-        args = "".join(", " + self.expr(a) for a in st.args)
-        to = f", to={self.expr(st.to)}" if st.to is not None else ""
-        self.out.emit(f"g.log({self.out.const(st.message)}{args}{to})", st.span)
+        """A line whose arguments are all variables or constants is not even asked for in a game
+        that keeps no log (computed arguments are evaluated either way: they may act or fail)."""
+        codes = [self.expr(a) for a in st.args] + ([self.expr(st.to)] if st.to is not None else [])
+        args = "".join(", " + code for code in codes[:len(st.args)])
+        to = f", to={codes[-1]}" if st.to is not None else ""
+        call = f"g.log({self.out.const(st.message)}{args}{to})"
+        if all(inert(code) for code in codes):
+            self.out.emit("if g.logging:", st.span)
+            with self.out.block():
+                self.out.emit(call, st.span)
+        else:
+            self.out.emit(call, st.span)
 
     def visit_Expect(self, st: s.Expect) -> None:
         where = f"{st.span.file}:{st.span.line}"

@@ -69,7 +69,8 @@ GAME_API = frozenset({
     "zones", "counters", "players", "mods", "active_addenda", "steps", "loops", "get", "set", "read", "write", "space",
     "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "once", "run",
     # choices, the log, the end
-    "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "end",
+    "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "logging",
+    "end",
 })
 
 DATA_API = frozenset({

@@ -585,6 +585,22 @@ def test_a_traced_game_hashes_every_step_and_plays_as_an_untraced_one(game: str)
         (unseen.winner, unseen.reason, unseen.steps, unseen.decisions, unseen.log, unseen.final_hash)
 
 
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_a_game_without_a_log_plays_as_the_same_game_with_one(game: str) -> None:
+    """Log lines whose arguments are only variables are not asked for without a log; the game
+    is the same: result, steps, decisions and final state, over several seeded games."""
+    from cardsmith.runtime.session import new_game
+    from cardsmith.runtime.table import draw_picks
+    from tests.helpers import Bundled
+    rules = Bundled(game).rules
+    for seed in (3, 4, 5):
+        picks = draw_picks(rules, rules.table.min_players, seed)
+        logged, quiet = play(new_game(rules, picks, seed=seed)), play(new_game(rules, picks, seed=seed, log=False))
+        assert logged.error is None and len(logged.log) > 20 and quiet.log == []
+        assert (logged.winner, logged.reason, logged.steps, logged.decisions, logged.final_hash) == \
+            (quiet.winner, quiet.reason, quiet.steps, quiet.decisions, quiet.final_hash)
+
+
 @pytest.mark.parametrize(("line", "code"), [("first_mover nobody", "E101"), ("first_mover score", "E104"),
                                             ("first_mover", "E104")])
 def test_first_mover_names_a_global_counter(line: str, code: str) -> None:
