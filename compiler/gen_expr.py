@@ -225,7 +225,11 @@ class ExprGen(Visitor[str]):
                 assert isinstance(e.func, s.Attr)
                 default = next((o.atoms[0].literal() for o in self.sym.timings[name].opts
                                 if o.name == "default" and o.atoms), None)
-                return f"g.run({self.visit(e.func.obj)}, {self.out.const(name)}, {default!r}{joined})"
+                obj, key = self.visit(e.func.obj), self.out.const(name)
+                call = f"g.run({obj}, {key}, {default!r}{joined})"
+                if SIMPLE.match(obj) and all(inert(a) for a in args):  # most cards have no such block
+                    return f"({call} if {key} in {obj}.timings else {default!r})"
+                return call
             case CallRef(callee, name):
                 return f"{self.names[(PREFIX[callee], name)]}(g{joined})"
             case BuiltinRef(name):

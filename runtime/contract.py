@@ -75,7 +75,7 @@ GAME_API = frozenset({
 
 DATA_API = frozenset({
     "zones", "counters", "picks", "index",  # players
-    "fields", "tokens", "owner", "zone", "name", "kind", "uid",  # objects
+    "fields", "tokens", "owner", "zone", "name", "kind", "uid", "timings",  # objects
     "cards",  # zones
     "get", "append",  # reading `fields`/`tokens` (dicts), building menu entries (a list)
 })

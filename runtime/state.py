@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from .agents import Agent
 
 UNLIMITED = 1 << 30  # the room of a zone without a capacity
+NO_TIMINGS: dict[str, Any] = {}  # the blocks of an object that is no card (never written)
 
 
 class Zone:
@@ -42,7 +43,7 @@ class Obj:
     write (`own_fields`): most objects are never written, and a library's many fields then
     need no copying and no memory per object."""
 
-    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "shared", "tokens")
+    __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "shared", "tokens", "timings")
 
     def __init__(self, uid: int, kind: str, defn: CardDef | None, owner: Player | None,
                  shared_fields: dict[str, Any]) -> None:
@@ -54,6 +55,7 @@ class Obj:
         self.fields = shared_fields
         self.shared = True
         self.tokens: dict[Any, int] = {}
+        self.timings = defn.timings if defn is not None else NO_TIMINGS  # its card's blocks, by timing
 
     def own_fields(self) -> dict[str, Any]:
         """The object's own fields to write, copied from the shared starting values at first."""

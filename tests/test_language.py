@@ -235,6 +235,19 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert "rt.fn_space(" not in source and "g.players[0]" in source
 
 
+def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
+    """`x.on_play(n)` with plain arguments tests the object's blocks first (most cards have no
+    such block); a card with the block runs it, any other object gives the timing's default,
+    and arguments that compute still go through the call."""
+    body = ("let c = new_card(coin, p, pile)\nlet o = new_object(thing, none, p)\nlet n = 3\n"
+            "return [c.on_play(n), o.on_play(n), c.on_play(double(n)), o.on_play(double(n)), p.score]")
+    value, _ = run(body)
+    assert value == [4, 0, 7, 0, 9]
+    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
+        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
+    assert source is not None and source.count(".timings else 0)") == 2 and source.count("g.run(") == 4
+
+
 def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_do() -> None:
     """Writing none, a flag, an empty list, a number inside the bounds, or a word to a counter
     or a field that holds it already skips the game's call; a number past a bound still goes
