@@ -34,6 +34,8 @@ from .writes import Writes
 
 SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")  # an expression that is just a variable
 INERT = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+)$")  # a variable, a constant or a number
+INLINE_NODES = 16  # the largest value written out in place of a call
+INLINE_KINDS = (s.IntLit, s.StrLit, s.BoolLit, s.NoneLit, s.Name, s.Attr, s.BinOp, s.BoolOp, s.Not, s.Neg, s.Call)
 PREFIX = {Callee.PROCEDURE: "proc", Callee.VALUE: "val", Callee.KEYWORD: "kw"}
 
 
@@ -54,9 +56,16 @@ class ExprGen(Visitor[str]):
         self.writes = Writes(checked)  # what no modifier changes is read straight from its holder
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
+        self.inlined: dict[str, str] | None = None  # a value's parameters, while it is written in place
+        self._inlinable: dict[str, bool] = {}
 
     def __call__(self, e: s.Expr) -> str:
         return self.visit(e)
+
+    def bounded(self, node: s.Node, code: str) -> str:
+        """`code` checked against the number bound when `node` does arithmetic that can
+        grow (a sum or product); other values cannot grow past what they were built from."""
+        return f"rt.num({code})" if _grows(node) and self.c.type_of(node) is not Type.LIST else code
 
     # ---- literals ----
 
@@ -148,7 +157,7 @@ class ExprGen(Visitor[str]):
         """The Python for a resolved name; `obj` is the attribute's object (`p` in `p.hand`)."""
         match ref:
             case LocalRef(name):
-                return self.out.local(name)
+                return self.inlined[name] if self.inlined is not None else self.out.local(name)
             case SelfRef():
                 return "self_"
             case ThisRef():
@@ -160,8 +169,8 @@ class ExprGen(Visitor[str]):
                 player = "None" if owner is Owner.SHARED else self._owner(owner, obj)
                 return self.counter_read(player, counter)
             case CallRef(callee, name, implicit) if implicit is not None:
-                arg = "" if implicit is Owner.SHARED else ", " + self._owner(implicit, obj)
-                return f"{self.names[(PREFIX[callee], name)]}(g{arg})"
+                args = [] if implicit is Owner.SHARED else [self._owner(implicit, obj)]
+                return self.called(callee, name, args)
             case FieldRef(field):
                 assert obj is not None
                 key = self.out.const(field)
@@ -231,13 +240,36 @@ class ExprGen(Visitor[str]):
                     return f"({call} if {key} in {obj}.timings else {default!r})"
                 return call
             case CallRef(callee, name):
-                return f"{self.names[(PREFIX[callee], name)]}(g{joined})"
+                return self.called(callee, name, args)
             case BuiltinRef(name):
                 if name in PYTHON_SAME:  # the built-in is exactly Python's: call it directly
                     return f"{name}({', '.join(args)})"
                 return self.builtin_inline(name, e, args) or f"rt.{BUILTINS[name].runtime_name}(g{joined})"
             case _:
                 raise AssertionError(f"{ref} is not a call")
+
+    def called(self, callee: Callee, name: str, args: list[str]) -> str:
+        """A call of the module's own function, or a small value written out in place."""
+        if callee is Callee.VALUE and self.inlined is None and all(inert(a) for a in args) \
+                and self.inlinable(self.sym.values[name]):
+            self.inlined = dict(zip(self.sym.values[name].params, args, strict=True))
+            try:
+                return self.bounded(self.sym.values[name].expr, self.visit(self.sym.values[name].expr))
+            finally:
+                self.inlined = None
+        return f"{self.names[(PREFIX[callee], name)]}(g{''.join(', ' + a for a in args)})"
+
+    def inlinable(self, v: s.Value) -> bool:
+        """Whether a value is small and self-contained enough to write out where it is used: at
+        most INLINE_NODES nodes, reading only its parameters and the game, calling built-ins
+        only (no value or procedure, so nothing recurses), with no list filter (its variable)."""
+        known = self._inlinable.get(v.name)
+        if known is None:
+            nodes = list(s.walk(v.expr))
+            known = self._inlinable[v.name] = len(nodes) <= INLINE_NODES and all(
+                isinstance(n, INLINE_KINDS) and not isinstance(self.c.resolution.get(n), CallRef)
+                for n in nodes)
+        return known
 
     def builtin_inline(self, name: str, e: s.Call, args: list[str]) -> str | None:
         """A built-in written out in place, with its runtime function's meaning (a missing value
@@ -296,3 +328,16 @@ class ExprGen(Visitor[str]):
 def inert(code: str) -> bool:
     """Whether generated code only reads a variable or a constant (evaluating it does nothing)."""
     return INERT.match(code) is not None
+
+
+def _grows(node: s.Node) -> bool:
+    """Does an expression hold `+`, `-` or `*` (outside the calls it makes)?"""
+    match node:
+        case s.BinOp():
+            return node.op in ("+", "-", "*") or _grows(node.left) or _grows(node.right)
+        case s.Neg():
+            return _grows(node.operand)
+        case s.BoolOp():
+            return any(_grows(v) for v in node.values)
+        case _:
+            return False

@@ -52,19 +52,14 @@ class StmtGen(Visitor[None]):
     def anchor(self) -> str:
         return "this" if self.where.anchored else "None"
 
-    def bounded(self, node: s.Node, code: str) -> str:
-        """`code` checked against the number bound when `node` does arithmetic that can
-        grow (a sum or product); other values cannot grow past what they were built from."""
-        return f"rt.num({code})" if _grows(node) and self.c.type_of(node) is not Type.LIST else code
-
     # ---- assignments ----
 
     def visit_Let(self, st: s.Let) -> None:
         value = self.let_value(st.value)
-        self.out.emit(f"{self.out.local(st.name)} = {self.bounded(st.value, value)}", st.span)
+        self.out.emit(f"{self.out.local(st.name)} = {self.expr.bounded(st.value, value)}", st.span)
 
     def visit_Assign(self, st: s.Assign) -> None:
-        self.assign(st.target, self.bounded(st.value, self.expr(st.value)), st.span)
+        self.assign(st.target, self.expr.bounded(st.value, self.expr(st.value)), st.span)
 
     def visit_AugAssign(self, st: s.AugAssign) -> None:
         current, value = self.expr(st.target), self.expr(st.value)
@@ -247,7 +242,7 @@ class StmtGen(Visitor[None]):
         elif st.value is None:
             self.out.emit("return", st.span)
         else:
-            self.out.emit(f"return {self.bounded(st.value, self.let_value(st.value))}", st.span)
+            self.out.emit(f"return {self.expr.bounded(st.value, self.let_value(st.value))}", st.span)
 
     def visit_Pass(self, st: s.Pass) -> None:
         self.out.emit("pass", st.span)
@@ -413,19 +408,6 @@ def _later(code: str) -> str:
     """A condition checked later (`while` of modify and forbid), with the locals it reads
     bound to their values now."""
     return f"lambda {bound_now(code)}: ({code})"
-
-
-def _grows(node: s.Node) -> bool:
-    """Does an expression hold `+`, `-` or `*` (outside the calls it makes)?"""
-    match node:
-        case s.BinOp():
-            return node.op in ("+", "-", "*") or _grows(node.left) or _grows(node.right)
-        case s.Neg():
-            return _grows(node.operand)
-        case s.BoolOp():
-            return any(_grows(v) for v in node.values)
-        case _:
-            return False
 
 
 def _assigned(body: tuple[s.Stmt, ...]) -> set[str]:

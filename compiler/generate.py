@@ -78,7 +78,7 @@ class Generator:
         out = self.out
         for name, v in self.sym.values.items():
             with out.function(self.names[("val", name)], v.params, v.span, what=f"value {name}"):
-                out.emit(f"return {self.stmts.bounded(v.expr, self.expr(v.expr))}", v.span)
+                out.emit(f"return {self.expr.bounded(v.expr, self.expr(v.expr))}", v.span)
         for name, k in self.sym.keywords.items():
             if k.expr is not None:
                 with out.function(self.names[("kw", name)], (), k.span, extra="self_", what=f"keyword {name}"):

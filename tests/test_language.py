@@ -235,6 +235,20 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert "rt.fn_space(" not in source and "g.players[0]" in source
 
 
+def test_a_small_value_is_written_in_place_with_its_bound() -> None:
+    """`double(n)` with a plain argument is written out where it is used (no call), is bounded
+    as its own function is, and is still called where its argument computes."""
+    body = "let n = 21\nlet m = 600000000000\nreturn [double(n), double(n + 1), double(m)]"
+    with pytest.raises(RuleViolation, match="grew beyond"):
+        run(body)
+    value, _ = run(body.replace(", double(m)]", "]"))
+    assert value == [42, 44]
+    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
+        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
+    assert source is not None and "rt.num((l_0 * 2))" in source and "rt.num((l_1 * 2))" in source
+    assert source.count("val_0(g") == 2  # its definition and the call with `n + 1`
+
+
 def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
     """`x.on_play(n)` with plain arguments tests the object's blocks first (most cards have no
     such block); a card with the block runs it, any other object gives the timing's default,
