@@ -4,7 +4,7 @@ every answer is recorded (and logged while the game keeps a log)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .agents import ChoiceRequest
 from .errors import ExpectationFailed, RuleViolation
@@ -12,7 +12,6 @@ from .phrases import Phrases
 from .state import Player
 
 if TYPE_CHECKING:
-    from .game import Game
     from .record import Recorder
     from .rules import ActionSpec, RuleSet
 
@@ -39,8 +38,8 @@ class Choices:
              passive: frozenset[int] | Callable[[], frozenset[int]] = frozenset(),
              preferred: Callable[[], frozenset[int]] | None = None,
              values: Sequence[Any] | Callable[[], Sequence[Any]] = ()) -> int:
-        request = ChoiceRequest(p.index, kind, prompt, options, count, cast("Game", self), low, passive,
-                                preferred, values)
+        request = ChoiceRequest(p.index, kind, prompt, options, count, self, low,  # type: ignore[arg-type]
+                                passive, preferred, values)  # (the game itself: no cast call per decision)
         if self.offer_checks:
             self._check_offers(request)
         answer = p.agent.choose(request)

@@ -215,7 +215,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         if self.logging:
             self.recorder.tokens(n, kind, source, dest, by_card)
         if self.rules.checks:
-            self._changed(self._holder_checks(source) + self._holder_checks(dest))
+            checks = self._holder_checks(source) + self._holder_checks(dest)
+            if checks:
+                self._changed(checks)
         moved = self.rules.token_event
         if moved is not None and self._answered(moved):
             self.emit(moved, kind, n, source, dest, by_card)
@@ -237,7 +239,9 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         if self.logging:
             self.recorder.card(obj, source, dest, seen)
         if self.rules.checks:
-            self._changed(self._card_checks(obj, source, dest))
+            checks = self._card_checks(obj, source, dest)
+            if checks:
+                self._changed(checks)
         moved = self.rules.move_event
         if moved is not None and source is not dest and self._answered(moved):
             self.emit(moved, obj, source, dest)
