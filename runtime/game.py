@@ -71,12 +71,10 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
                 self.zones.append(Zone(spec, None))
                 for p in self.players:
                     p.zones.append(None)
-        self.counters = []
-        for counter in rules.counters:
-            start = False if counter.flag and counter.start is None else counter.start
-            self.counters.append(None if counter.per_player else start)
-            for p in self.players:
-                p.counters.append(start if counter.per_player else None)
+        shared, own = rules.counter_starts()
+        self.counters = list(shared)
+        for p in self.players:
+            p.counters = list(own)
         self.supply_flow: dict[Any, int] = {}
         self.mods = {}
         self.awaited = set()  # events some modifier or `once` handler lasts until (kept once seen)

@@ -217,6 +217,7 @@ class RuleSet(Struct):
     _active: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
     _handlers: dict[frozenset[str], dict[str, list[Callable[..., Any]]]] = field(default_factory=dict)
     _cards_read: frozenset[str] | None = None
+    _counter_starts: tuple[list[Any], list[Any]] | None = None
 
     def scenario_book(self) -> Scenarios:
         """The scenarios, loaded on first use (a game played or simulated never runs one)."""
@@ -292,6 +293,15 @@ class RuleSet(Struct):
                                {zone: tuple(found) for zone, found in marked.items()})
             self._check_indexes[(active, present)] = index
         return index
+
+    def counter_starts(self) -> tuple[list[Any], list[Any]]:
+        """Every counter's starting value, as the game holds them (a player's counters read None
+        there) and as each player holds them (the game's read None there); copied by each game."""
+        if self._counter_starts is None:
+            starts = [False if c.flag and c.start is None else c.start for c in self.counters]
+            self._counter_starts = ([None if c.per_player else v for c, v in zip(self.counters, starts, strict=True)],
+                                    [v if c.per_player else None for c, v in zip(self.counters, starts, strict=True)])
+        return self._counter_starts
 
     def start_fields(self, card: CardDef | None) -> dict[str, Any]:
         """The starting fields of a copy of `card` (None: of another object): the defaults with the
