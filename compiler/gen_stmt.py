@@ -92,14 +92,7 @@ class StmtGen(Visitor[None]):
                     self.out.emit(f"g.set({player}, {index}, {value})", span)
             case FieldRef(field):
                 assert isinstance(target, s.Attr)
-                obj, key = self.expr(target.obj), self.out.const(field)
-                changes = self.field_changes(obj, key, value, self.c.type_of(target))
-                if changes is not None:  # most such writes find the value already there
-                    self.out.emit(f"if {changes}:", span)
-                    with self.out.block():
-                        self.out.emit(f"g.write({obj}, {key}, {value})", span)
-                else:
-                    self.out.emit(f"g.write({obj}, {key}, {value})", span)
+                self.field_write(self.expr(target.obj), self.out.const(field), value, self.c.type_of(target), span)
             case _:
                 raise AssertionError(f"{ref} cannot be assigned (the checker lets only these through)")
 
@@ -122,19 +115,26 @@ class StmtGen(Visitor[None]):
             return f"{held} != {value}"
         return None
 
-    @staticmethod
-    def field_changes(obj: str, key: str, value: str, kind: Type | None) -> str | None:
-        """A test that a card's field does not hold `value` yet, false only when `g.write` would
-        change nothing (a word, none, true or false held as the very same value; a number equal to
-        it in a number field); None where no such test is cheap."""
+    def field_write(self, obj: str, key: str, value: str, kind: Type | None, span: s.Span) -> None:
+        """`g.write`, skipped where the field already holds the value: the game's own first test
+        (the very same value), or for a number field an equal number (most field writes put back
+        what a card already shows)."""
+        call = f"g.write({obj}, {key}, {{}})"
         if not SIMPLE.match(obj):
-            return None
+            self.out.emit(call.format(value), span)
+            return
         held = f"{obj}.fields.get({key})"
-        if value in ("None", "True", "False") or (SIMPLE.match(value) and value.startswith("K_")):
-            return f"{held} is not {value}"
         if kind is Type.INT and _number(value) is not None:
-            return f"{held} != {value}"
-        return None
+            test = f"{held} != {value}"
+        elif _number(value) is None and inert(value):
+            test = f"{held} is not {value}"
+        else:  # computed once, before the test
+            computed, value = value, self.out.new_temp()
+            self.out.emit(f"{value} = {computed}", span)
+            test = f"{held} is not {value}"
+        self.out.emit(f"if {test}:", span)
+        with self.out.block():
+            self.out.emit(call.format(value), span)
 
     def let_value(self, value: s.Expr | s.Choice | s.Move) -> str:
         match value:

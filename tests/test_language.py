@@ -264,22 +264,23 @@ def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
 
 def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_do() -> None:
     """Writing none, a flag, an empty list, a number inside the bounds, or a word to a counter
-    or a field that holds it already skips the game's call; a number past a bound still goes
-    through it and is held at the bound, and a logged change is logged once."""
+    or a field that holds it already skips the game's call (a computed value for a field is
+    computed once, before the test); a number past a bound still goes through the call and is
+    held at the bound, and a logged change is logged once."""
     game = GAME.replace('counter turn "回合": global',
                         'counter turn "回合": global\ncounter cap "上限": per player, range 0..3, logged\n'
                         'flag done "完成": per player\ncounter seen "见过": per player, starts none')
     body = ("let c = new_card(coin, p, pile)\n"
             "p.cap = 2\np.cap = 2\np.cap = 7\np.done = true\np.done = true\np.seen = none\n"
-            "c.power = 2\nc.power = 5\nc.hue = blue\nc.hue = blue\n"
+            "c.power = 2\nc.power = 5\nc.hue = blue\nc.hue = blue\nc.hue = c.hue\nc.power = c.power + 1\n"
             "return [p.cap, p.done, p.seen, c.power, c.hue]")
     text = game + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.split("\n"))
     result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
     assert result.rules is not None and result.python_source is not None
     g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
-    assert g.rules.procedures["t"](g, g.players[0]) == [3, True, None, 5, "blue"]
+    assert g.rules.procedures["t"](g, g.players[0]) == [3, True, None, 6, "blue"]
     source = result.python_source
-    assert "if l_0.counters[" in source and ".fields.get(K_" in source  # the guards are written
+    assert "if l_0.counters[" in source and source.count("if l_1.fields.get(K_") == 6  # the guards are written
     assert "!= 7" not in source  # 7 is past the bound: the call holds it at 3
     assert [line.text for line in g.lines if "上限" in line.text] == ["上限(P1): 0 → 2", "上限(P1): 2 → 3"]
 
