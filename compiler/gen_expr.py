@@ -285,8 +285,14 @@ class ExprGen(Visitor[str]):
             return f"len({args[0]})" if self.fresh_list(e.args[0]) else f"len({args[0]} or ())"
         if name == "contains" and (self.reads_only(e.args[0]) or self.reads_only(e.args[1])):
             return f"({args[1]} in ({args[0]} or ()))"  # the item is evaluated first here
-        if name == "seat" and inert(args[0]):
+        if name == "seat":
             return "g.players[0]" if args[0] == "0" else f"g.players[{args[0]} % len(g.players)]"
+        if name == "index_of" and SIMPLE.match(args[0]):
+            return f"({args[0]}.index if {args[0]} is not None else None)"
+        if name == "players":
+            return "list(g.players)"
+        if name == "player_count":
+            return "len(g.players)"
         return None
 
     def reads_only(self, e: s.Expr) -> bool:

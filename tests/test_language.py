@@ -219,20 +219,23 @@ def test_count_inlined_and_called_agree_on_a_missing_holder() -> None:
 
 
 def test_built_ins_written_in_place_agree_with_their_calls() -> None:
-    """`contains`, `size`, `seat` and `space` are written out in place where that is safe: one
-    side of `contains` only reads (the item is evaluated first there), the zone a named one; a
-    missing list counts as empty in both forms, and the call stays where both sides compute."""
+    """`contains`, `size`, `seat`, `space`, `index_of`, `players` and `player_count` are written
+    out in place where that is safe: one side of `contains` only reads (the item is evaluated
+    first there), the zone a named one, the player a variable; a missing list counts as empty
+    in both forms, and the call stays where both sides compute."""
     body = ("let gone = none\nlet xs = [1, 2]\n"
             "return [contains(gone, 1), contains(xs, 2), contains([x in xs where x > 0], double(1)), contains(1-3, 4), "
             "size(gone), size(xs), size([x in xs where x > 1]), index_of(seat(0)), index_of(seat(3)), "
-            "space(p.purse)]")
+            "space(p.purse), index_of(seat(index_of(p) - 1)), player_count(), size(players())]")
     value, g = run(body)
-    assert value == [False, True, True, False, 0, 2, 1, 0, 1, 5]
+    assert value == [False, True, True, False, 0, 2, 1, 0, 1, 5, 1, 2, 2]
     source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
         f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
     assert source is not None
     assert source.count("rt.fn_contains(") == 1 and "rt.fn_size(" not in source and "rt.fn_seat(" not in source
     assert "rt.fn_space(" not in source and "g.players[0]" in source
+    assert "(l_0.index if l_0 is not None else None)" in source  # index_of(p); of a seat it is called
+    assert "rt.fn_player_count(" not in source and "rt.fn_players(" not in source
 
 
 def test_a_small_value_is_written_in_place_with_its_bound() -> None:
