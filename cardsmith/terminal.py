@@ -192,7 +192,7 @@ class TerminalAgent:
                 self.console.print(Text(words.choose_number.format(low=low, high=high), style="yellow"))
 
     def _whole_log(self, request: ChoiceRequest, words: Phrases) -> None:
-        lines = request.game.recorder.recent(request.player, request.game.recorder.readable[request.player])
+        lines = request.game.recorder.recent(request.player, request.game.recorder.readable(request.player))
         self.console.print(Panel(Text("\n".join(printable(line) for line in lines)), title=words.log_heading,
                                  title_align="left", box=box.SIMPLE))
 

@@ -4,7 +4,7 @@ does not load the whole model."""
 
 from __future__ import annotations
 
-from .frozen import frozen
+from ..runtime.frozen import frozen
 
 
 @frozen

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .events import Event
+from .frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LogLine:
     """One line of the log.
 

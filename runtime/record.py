@@ -37,22 +37,25 @@ class Recorder:
 
     def __init__(self, game: Game) -> None:
         self.g = game
-        self.readable = [0] * len(game.players)  # lines each seat may read so far
         self.public = 0  # lines every player may read so far
+        self._limited = [0] * len(game.players)  # lines for some seats only that each seat may read
         self.watch: Callable[[LogLine], None] | None = None  # told of every line once it is added
 
     def add(self, build: Callable[[Hidden], Event], cards: Iterable[Obj],
             audience: frozenset[int] | None = None,
             sees: Callable[[Obj, int], bool] | None = None) -> None:
-        """Record one event; `build(hidden)` makes it with the cards in `hidden` masked."""
+        """Record one event; `build(hidden)` makes it with the cards in `hidden` masked. `sees`
+        widens `can_see` (a card in a public place, or in none, is seen by every seat)."""
         see = sees or self.g.can_see
         readers = range(len(self.g.players)) if audience is None else audience
-        hidden = [c for c in cards if not all(see(c, seat) for seat in readers)]
+        hidden = [c for c in cards if c.zone is not None and c.zone.spec.visibility != "public"  # (seen by all)
+                  and not all(see(c, seat) for seat in readers)]
         full = build(())
-        for seat in readers:
-            self.readable[seat] += 1
         if audience is None:
             self.public += 1
+        else:
+            for seat in audience:
+                self._limited[seat] += 1
         if not hidden:
             line = LogLine(full.text, audience, event=full)
         else:
@@ -62,6 +65,10 @@ class Recorder:
         self.g.lines.append(line)
         if self.watch is not None:
             self.watch(line)
+
+    def readable(self, seat: int) -> int:
+        """How many lines the seat may read so far."""
+        return self.public + self._limited[seat]
 
     def recent(self, seat: int, count: int) -> list[str]:
         """The last `count` lines `seat` may read, oldest first (without reading the whole log)."""

@@ -61,7 +61,7 @@ def view_of(g: Game, seat: int) -> View:
     public = seat == PUBLIC
     return View(you="" if public else g.players[seat].name, seat=seat, shared=shared, players=players,
                 counters=counters, log=g.recorder.recent(seat, RECENT_LOG),
-                log_total=g.recorder.public if public else g.recorder.readable[seat])
+                log_total=g.recorder.public if public else g.recorder.readable(seat))
 
 
 def _counters(g: Game, p: Player, specs: list[tuple[int, CounterSpec]]) -> dict[str, Value]:
@@ -108,8 +108,12 @@ class Seeing:
         if not args:
             return message
         parts = message.split("{}")
-        texts = [self.describe(a, hidden) for a in args] + [""] * len(parts)
-        return "".join(part + (texts[i] if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+        marks = len(parts) - 1
+        texts = [self.describe(a, hidden) for a in args][:marks]
+        joined = [""] * (2 * marks + 1)  # the parts with the arguments between them (a mark past them: empty)
+        joined[::2] = parts
+        joined[1:2 * len(texts):2] = texts
+        return "".join(joined)
 
     def can_see(self, card: Obj, seat: int) -> bool:
         """Whether a seat may know which card this is, where it lies now."""
