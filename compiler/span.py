@@ -4,7 +4,7 @@ does not load the whole model."""
 
 from __future__ import annotations
 
-from ..runtime.frozen import frozen
+from .frozen import frozen
 
 
 @frozen

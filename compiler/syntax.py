@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import field, fields
 from typing import Union, get_args
 
-from ..runtime.frozen import frozen
+from .frozen import frozen
 from .span import NO_SPAN, Span, source_lines  # noqa: F401 - part of the syntax model's interface
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from .events import Event
-from .frozen import frozen
 
 
-@frozen
-class LogLine:
+class LogLine(msgspec.Struct, frozen=True):
     """One line of the log.
 
     `audience`: the seats the line is for (None: everyone). Among them, `seen_by` read

@@ -14,9 +14,9 @@ from lark import Lark, Tree
 
 from cardsmith.compiler import span as span_module
 from cardsmith.compiler import syntax as s
+from cardsmith.compiler.frozen import frozen
 from cardsmith.compiler.parse import _Indenter, grammar_text, parse_source
 from cardsmith.compiler.unparse import unparse
-from cardsmith.runtime.frozen import frozen
 
 
 def test_grammar_builds_strict_lalr() -> None:

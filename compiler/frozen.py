@@ -1,11 +1,10 @@
 """Frozen dataclasses that are quick to make.
 
 A frozen dataclass's `__init__` stores each field with a call to `object.__setattr__`, since its
-own `__setattr__` refuses. The compiler's syntax model is made of hundreds of thousands of such
-records (a card of a few lines makes about twenty nodes and as many spans), and those calls were a
-thirteenth of a parse; a game's log makes one record per line. `@frozen` makes the same dataclass,
-then gives it an `__init__` that fills the instance's dictionary in one call: the same fields,
-defaults, equality, hash and refusal to change.
+own `__setattr__` refuses. The syntax model is made of hundreds of thousands of such records (a
+card of a few lines makes about twenty nodes and as many spans), and those calls were a thirteenth
+of a parse. `@frozen` makes the same dataclass, then gives it an `__init__` that fills the
+instance's dictionary in one call: the same fields, defaults, equality, hash and refusal to change.
 """
 
 from __future__ import annotations
