@@ -261,10 +261,13 @@ class StmtGen(Visitor[None]):
                 self.body(st.orelse)
 
     def visit_For(self, st: s.For) -> None:
-        """The items count toward the game's loop limit before the walk."""
+        """The items count toward the game's loop limit before the walk (no items, nothing to
+        count: many loops walk empty zones)."""
         items = self.out.new_temp()
         self.out.emit(f"{items} = {self.expr.listed(st.iterable)}", st.span)
-        self.count_loops(f"len({items})")
+        self.out.emit(f"if {items}:")
+        with self.out.block():
+            self.count_loops(f"len({items})")
         self.out.emit(f"for {self.out.local(st.var)} in {items}:")
         with self.out.block():
             self.body(st.body)
@@ -288,7 +291,7 @@ class StmtGen(Visitor[None]):
         """Count loop rounds toward the game's loop limit (written out, not called: loops are on
         the hottest paths); `rt.tick` stops the game past the limit."""
         self.out.emit(f"g.loops += {amount}")
-        self.out.emit("if g.loops > rt.LOOP_LIMIT:")
+        self.out.emit("if g.loops > LOOP_LIMIT:")
         with self.out.block():
             self.out.emit("rt.tick(g)  # over the limit: stops the game")
 
