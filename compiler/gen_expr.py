@@ -62,10 +62,14 @@ class ExprGen(Visitor[str]):
     def __call__(self, e: s.Expr) -> str:
         return self.visit(e)
 
+    def grows(self, node: s.Node) -> bool:
+        """Whether `node` does arithmetic that can grow (a sum or product) past the number
+        bound; other values cannot grow past what they were built from."""
+        return _grows(node) and self.c.type_of(node) is not Type.LIST
+
     def bounded(self, node: s.Node, code: str) -> str:
-        """`code` checked against the number bound when `node` does arithmetic that can
-        grow (a sum or product); other values cannot grow past what they were built from."""
-        return f"rt.num({code})" if _grows(node) and self.c.type_of(node) is not Type.LIST else code
+        """`code` checked against the number bound where `node` grows."""
+        return f"rt.num({code})" if self.grows(node) else code
 
     # ---- literals ----
 

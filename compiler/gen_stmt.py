@@ -59,21 +59,27 @@ class StmtGen(Visitor[None]):
         self.out.emit(f"{self.out.local(st.name)} = {self.expr.bounded(st.value, value)}", st.span)
 
     def visit_Assign(self, st: s.Assign) -> None:
-        self.assign(st.target, self.expr.bounded(st.value, self.expr(st.value)), st.span)
+        self.assign(st.target, self.expr(st.value), st.span, self.expr.grows(st.value))
 
     def visit_AugAssign(self, st: s.AugAssign) -> None:
         current, value = self.expr(st.target), self.expr(st.value)
         if self.c.type_of(st.target) is Type.INT and self.c.type_of(st.value) is Type.INT:  # plain arithmetic
-            self.assign(st.target, f"rt.num({current} {st.op[0]} {value})", st.span)
+            self.assign(st.target, f"({current} {st.op[0]} {value})", st.span, True)
             return
         if st.op == "+=" and self.c.type_of(st.target) is Type.LIST and self.c.type_of(st.value) is Type.LIST:
-            self.assign(st.target, f"rt.concat({current}, {value})", st.span)  # a list: no number to bound
+            self.assign(st.target, f"rt.concat({current}, {value})", st.span, False)  # a list: no number to bound
             return
         fn = "rt.add" if st.op == "+=" else "rt.sub"
-        self.assign(st.target, f"rt.num({fn}({current}, {value}))", st.span)
+        self.assign(st.target, f"{fn}({current}, {value})", st.span, True)
 
-    def assign(self, target: s.Expr, value: str, span: s.Span) -> None:
+    def assign(self, target: s.Expr, value: str, span: s.Span, grows: bool) -> None:
+        """Store a value; one that may have grown is checked against the number bound here, or
+        by the game where it stores it: `g.write` checks every number it stores, and `g.set`
+        every number for a counter without bounds (one with bounds holds the value to them
+        first, so a number past the language's bound is refused here)."""
         ref: Ref = self.c.ref(target)
+        if grows and not (isinstance(ref, FieldRef) or isinstance(ref, CounterRef) and self.unbounded(ref.counter)):
+            value = f"rt.num({value})"
         match ref:
             case LocalRef(name):
                 self.out.emit(f"{self.out.local(name)} = {value}", span)
@@ -95,6 +101,10 @@ class StmtGen(Visitor[None]):
                 self.field_write(self.expr(target.obj), self.out.const(field), value, self.c.type_of(target), span)
             case _:
                 raise AssertionError(f"{ref} cannot be assigned (the checker lets only these through)")
+
+    def unbounded(self, counter: str) -> bool:
+        info = self.sym.counters[counter]
+        return info.low is None and info.high is None
 
     def counter_changes(self, counter: str, player: str, value: str) -> str | None:
         """A test that the counter does not hold `value` yet, false exactly when `g.set` would

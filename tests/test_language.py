@@ -252,6 +252,21 @@ def test_a_small_value_is_written_in_place_with_its_bound() -> None:
     assert source.count("val_0(g") == 2  # its definition and the call with `n + 1`
 
 
+@pytest.mark.parametrize("write", ["p.score = p.score + big + big", "p.score += big + big",
+                                   "c.power = c.power + big + big", "c.power += big + big",
+                                   "p.cap = p.cap + big + big", "p.cap += big + big"])
+def test_a_stored_number_past_the_bound_is_refused_wherever_it_is_stored(write: str) -> None:
+    """The bound is checked by the game where it stores the number (a field, a counter without
+    bounds) and in the generated code before a counter with bounds holds it to them."""
+    game = GAME.replace('counter turn "回合": global', 'counter turn "回合": global\ncounter cap "上限": per player, range 0..3')
+    text = game + "\nprocedure t(p):\n    let c = new_card(coin, p, pile)\n    let big = 700000000000\n    " + write + "\n"
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
+    with pytest.raises(RuleViolation, match="grew beyond"):
+        g.rules.procedures["t"](g, g.players[0])
+
+
 def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
     """`x.on_play(n)` with plain arguments tests the object's blocks first (most cards have no
     such block); a card with the block runs it, any other object gives the timing's default,

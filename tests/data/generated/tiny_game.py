@@ -17,11 +17,11 @@ def proc_1(g, l_0):
     g.steps += 1
     l_1 = l_0.zones[3].tokens.get(K_0, 0)
     if (l_1 > 0):
-        g.set(l_0, 0, rt.num(l_0.counters[0] + l_1))
+        g.set(l_0, 0, (l_0.counters[0] + l_1))
 
 def card_0_0(g, this, l_0):
     self_ = this.owner
-    g.set(self_, 0, rt.num(rt.add(self_.counters[0], l_0)))
+    g.set(self_, 0, rt.add(self_.counters[0], l_0))
     return rt.num(rt.add(l_0, 1))
 
 def build_rules():
