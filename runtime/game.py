@@ -217,7 +217,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             if checks:
                 self._changed(checks)
         moved = self.rules.token_event
-        if moved is not None and self._answered(moved):
+        if moved is not None and moved in self.heard:
             self.emit(moved, kind, n, source, dest, by_card)
         return n
 
@@ -241,14 +241,8 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
             if checks:
                 self._changed(checks)
         moved = self.rules.move_event
-        if moved is not None and source is not dest and self._answered(moved):
+        if moved is not None and source is not dest and moved in self.heard:
             self.emit(moved, obj, source, dest)
-
-    def _answered(self, event: str) -> bool:
-        """Whether anything answers the event now (the engine's own move events are emitted only
-        then)."""
-        return (event in self.handlers or event in self.card_handlers or event in self.dynamic
-                or event in self.awaited)
 
     def reveal(self, what: Zone | Obj | list[Obj], to: Player | list[Player]) -> None:
         """Let players see cards they could not see: until each card next moves, or its zone

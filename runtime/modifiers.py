@@ -41,6 +41,7 @@ class Modifiers:
 
     mods: dict[str, list[Modifier]]
     awaited: set[str]
+    heard: set[str]
     forbids: list[Guard]
     rules: RuleSet
     logging: bool
@@ -84,6 +85,7 @@ class Modifiers:
         self.mods.setdefault(name, []).append(Modifier(target, name, change, cond, until, anchor, live))
         if until is not None:
             self.awaited.add(until)
+            self.heard.add(until)
 
     def forbid(self, kind: str, holder: Zone | Obj, cond: Callable[[], Any] | None, anchor: Obj | None) -> None:
         """Effects of other cards may not move tokens of a kind out of a zone or off an object

@@ -27,17 +27,22 @@ class Triggers:
     listeners: dict[str, list[Callable[..., None]]]  # observers of events (they change nothing)
     mods: dict[str, list[Modifier]]
     awaited: set[str]
+    heard: set[str]
 
     def _init_triggers(self, rules: RuleSet, active_addenda: frozenset[str]) -> None:
         self.handlers = rules.handlers_in(active_addenda)
         self.card_handlers = {}  # filled as each card's first copy enters the game
         self.dynamic = {}
         self.listeners = {}
+        # the events something may answer or await: it only grows (an event emitted with nothing
+        # answering it does nothing), and the engine emits its own move events only when heard
+        self.heard = set(self.handlers)
 
     def _card_triggers_arrive(self, ident: str) -> None:
         """A card's first copy in this game: its triggers answer events from now on, in the
         order the cards declare them (the same in every game)."""
         for order, ct in self.rules.card_triggers_of(ident):
+            self.heard.add(ct.event)
             bisect.insort(self.card_handlers.setdefault(ct.event, []), (order, ct.card, ct.fn),
                           key=lambda entry: entry[0])
 
@@ -83,8 +88,10 @@ class Triggers:
     def once(self, event: str, fn: Callable[..., bool], until: str | None) -> None:
         """Wait for an event; fn returns True once it has fired (then it is dropped)."""
         self.dynamic.setdefault(event, []).append((fn, until))
+        self.heard.add(event)
         if until is not None:
-            self.awaited.add(until)  # the engine emits its own events only when awaited or answered
+            self.awaited.add(until)
+            self.heard.add(until)
 
     def run(self, obj: Obj, timing: str, default: Any, *args: Any) -> Any:
         """Run a card's block for a timing, if it has one; return its result or the default."""
