@@ -29,6 +29,8 @@ from .state import UNLIMITED, Obj, Player, Zone
 from .triggers import Triggers
 from .views import Seeing
 
+NOBODY: frozenset[int] = frozenset()
+
 __all__ = ["ExpectationFailed", "Game", "GameOver", "Obj", "Player", "RuleViolation", "Zone"]
 
 
@@ -174,7 +176,8 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         to no player, of whatever kind (tokens that belong to a player do not count)."""
         if zone.capacity is None:
             return UNLIMITED
-        return max(zone.capacity - zone.held, 0)
+        room = zone.capacity - zone.held
+        return room if room > 0 else 0
 
     def move(self, amount: int, kind: str, source: Zone | Obj, dest: Zone | Obj,
              owner: Player | None = None, by_card: Obj | None = None) -> int:
@@ -189,9 +192,13 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         key: Any = kind if owner is None else (kind, owner.index)
         src_supply = isinstance(source, Zone) and source.spec.supply
         dst_supply = isinstance(dest, Zone) and dest.spec.supply
-        n = amount if src_supply else min(amount, source.tokens.get(key, 0))
+        n = amount if src_supply else source.tokens.get(key, 0)
+        if n > amount:  # (conditions, not `min`: this is on the hottest path)
+            n = amount
         if isinstance(dest, Zone) and dest.capacity is not None and owner is None:
-            n = min(n, max(dest.capacity - dest.held, 0))
+            room = self.space(dest)
+            if n > room:
+                n = room
         if n <= 0:
             return 0
         if src_supply:
@@ -224,7 +231,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
     def put(self, obj: Obj, dest: Zone, place: str | None = None) -> None:
         """Move a card to a zone: on top (default) or at the bottom."""
         source = obj.zone
-        seen = frozenset(s for s in range(len(self.players)) if self.can_see(obj, s)) if self.logging else frozenset()
+        seen = frozenset(s for s in range(len(self.players)) if self.can_see(obj, s)) if self.logging else NOBODY
         if source is not None:
             source.cards.remove(obj)
         if self.known:

@@ -55,10 +55,19 @@ def change_range(values: tuple[int, ...], change: RangeChange) -> tuple[int, ...
     if not moved:
         return ()
     low, high = moved[0], moved[-1]
-    kept = {v for v in moved if low - min(change.near, 0) <= v <= high + min(change.far, 0)}
+    first, last = low - min(change.near, 0), high + min(change.far, 0)  # (a negative change narrows)
+    kept = {v for v in moved if first <= v <= last}
     kept |= {low - k for k in range(1, change.near + 1) if low - k >= 0}
     kept |= {high + k for k in range(1, change.far + 1)}
     return tuple(sorted(kept))
+
+
+def _at_least_0(side: int | None, change: int) -> int | None:
+    """One side of a two-sided value changed, not below 0 (`-` stays `-`)."""
+    if side is None:
+        return None
+    side += change
+    return side if side > 0 else 0
 
 
 def _side(value: int | None) -> str:
@@ -75,9 +84,7 @@ def apply_change(value: Any, change: Any) -> Any:
         return change if value is None else value
     if isinstance(change, Delta):
         if isinstance(value, Pair):
-            left = None if value.left is None else max(value.left + change.left, 0)
-            right = None if value.right is None else max(value.right + change.right, 0)
-            return Pair(left, right, value.braced)
+            return Pair(_at_least_0(value.left, change.left), _at_least_0(value.right, change.right), value.braced)
         return value
     if isinstance(change, bool) or change is None or isinstance(change, (str, Pair, tuple)):
         return change

@@ -715,10 +715,10 @@ def test_built_ins_generated_as_pythons_own_are_the_same_functions() -> None:
     import builtins
 
     from cardsmith.compiler.gen_expr import PYTHON_SAME
-    for name in PYTHON_SAME:
-        for args in ((3, -4), (-4, 3), (0, 0)) if name != "abs" else ((-3,), (0,), (5,)):
+    for name in PYTHON_SAME | {"max", "min"}:  # max and min are written out, and agree with Python's
+        for args in ((3, -4), (-4, 3), (0, 0), (2, 2)) if name != "abs" else ((-3,), (0,), (5,)):
             assert BUILTINS[name].fn(None, *args) == getattr(builtins, name)(*args), name
-    assert run("return [max(2, 5), min(2, 5), abs(-3)]")[0] == [5, 2, 3]
+    assert run("return [max(2, 5), min(2, 5), abs(-3), max(-1, -7), min(-1, -7)]")[0] == [5, 2, 3, -1, -7]
 
 
 def test_a_counter_read_applies_its_own_modifiers_and_no_others() -> None:
