@@ -123,13 +123,13 @@ class ExprGen(Visitor[str]):
         return f"rt.at({self.visit(e.obj)}, {self.visit(e.index)})"
 
     def visit_BinOp(self, e: s.BinOp) -> str:
-        left, right = self.visit(e.left), self.visit(e.right)
         lt, rt = self.c.type_of(e.left), self.c.type_of(e.right)
+        if e.op == "+" and lt is Type.LIST and rt is Type.LIST:  # the join is a new list: no copies before it
+            return f"rt.concat({self.joined(e.left)}, {self.joined(e.right)})"
+        left, right = self.visit(e.left), self.visit(e.right)
         if e.op in ("+", "-"):
             if lt is Type.INT and rt is Type.INT:
                 return f"({left} {e.op} {right})"
-            if e.op == "+" and lt is Type.LIST and rt is Type.LIST:
-                return f"rt.concat({left}, {right})"
             return f"rt.{'add' if e.op == '+' else 'sub'}({left}, {right})"
         if e.op in ("==", "!="):
             if "None" in (left, right):
@@ -146,6 +146,17 @@ class ExprGen(Visitor[str]):
 
     def visit_Neg(self, e: s.Neg) -> str:
         return f"(-{self.visit(e.operand)})"
+
+    def joined(self, e: s.Expr) -> str:
+        """A side of a join of two lists: a named zone's own list of cards where the side would
+        copy it (`cards(zone)`, `zone.cards`), since the join copies it anyway."""
+        if isinstance(e, s.Call) and self.c.ref(e) == BuiltinRef("cards") \
+                and isinstance(self.c.resolution.get(e.args[0]), ZoneRef):
+            return f"{self.visit(e.args[0])}.cards"
+        ref = self.c.resolution.get(e) if isinstance(e, s.Attr) else None
+        if isinstance(e, s.Attr) and isinstance(ref, AttrRef) and ref.of is Type.ZONE and ref.name == "cards":
+            return f"{self.visit(e.obj)}.cards"
+        return self.visit(e)
 
     # ---- names and attributes ----
 

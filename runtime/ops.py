@@ -16,7 +16,7 @@ def add(a: Any, b: Any) -> Any:
     if isinstance(a, Pair) or isinstance(b, (Delta, RangeChange)):
         return apply_change(a, b)
     if a is None:
-        return b
+        return list(b) if type(b) is list else b  # a list of its own (a join may be given a zone's)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) + len(b) > MAX_ITEMS:
             raise RuleViolation(f"a list grew beyond {MAX_ITEMS:,} items")

@@ -238,6 +238,20 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert "rt.fn_player_count(" not in source and "rt.fn_players(" not in source
 
 
+def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
+    """`cards(zone) + zone.cards` joins the zones' own lists without copying them first; the
+    join is new, so later moves do not change it, and none joined to a list gives a copy."""
+    from cardsmith.runtime import ops
+    body = ("new_card(coin, p, p.hand)\nlet both = cards(p.hand) + pile.cards\n"
+            "new_card(coin, p, p.hand)\nnew_card(coin, p, pile)\nreturn [size(both), count(p.hand), count(pile)]")
+    assert run(body)[0] == [1, 2, 1]
+    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
+        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
+    assert source is not None and "rt.concat(l_0.zones[2].cards, g.zones[1].cards)" in source
+    live = [1, 2]
+    assert ops.add(None, live) == live and ops.add(None, live) is not live
+
+
 def test_a_small_value_is_written_in_place_with_its_bound() -> None:
     """`double(n)` with a plain argument is written out where it is used (no call), is bounded
     as its own function is, and is still called where its argument computes."""
