@@ -58,6 +58,7 @@ class ExprGen(Visitor[str]):
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
         self.inlined: dict[str, str] | None = None  # a value's parameters, while it is written in place
+        self.walked = 0  # > 0 while writing items a loop or comprehension walks (see `listed`)
         self._inlinable: dict[str, bool] = {}
 
     def __call__(self, e: s.Expr) -> str:
@@ -104,8 +105,13 @@ class ExprGen(Visitor[str]):
 
     def listed(self, e: s.Expr) -> str:
         """The items of `e` as a list of their own, which no change to the game alters while it
-        is walked: a list the expression builds anew is used as it is, anything else copied."""
-        code = self.visit(e)
+        is walked: a list the expression builds anew is used as it is, anything else copied.
+        (Python forbids `:=` in what a comprehension walks, and these items may be that.)"""
+        self.walked += 1
+        try:
+            code = self.visit(e)
+        finally:
+            self.walked -= 1
         return code if self.fresh_list(e) else f"list({code})"
 
     def fresh_list(self, e: s.Expr) -> bool:
@@ -293,6 +299,8 @@ class ExprGen(Visitor[str]):
         zone_named = bool(e.args) and isinstance(self.c.resolution.get(e.args[0]), ZoneRef)
         if name == "count":
             return self.count_inline(e, args)
+        if name in ("max", "min") and not self.walked:
+            return self.larger_or_smaller(name, args[0], args[1])
         if name == "cards" and zone_named:
             return f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
         if name == "space" and zone_named and (len(args) == 1 or inert(args[1])):
@@ -326,6 +334,14 @@ class ExprGen(Visitor[str]):
                 return not self.writes.modified(counter)
             case _:
                 return False
+
+    def larger_or_smaller(self, name: str, a: str, b: str) -> str:
+        """`max`/`min` of two, as `fn_max`/`fn_min` (`b` when it is strictly larger/smaller, else
+        `a`), each side evaluated once and in order (a variable or constant needs no name)."""
+        first = a if inert(a) else self.out.new_temp()
+        second = self.out.new_temp()
+        into = a if first == a else f"({first} := {a})"
+        return f"({second} if {into} {'<' if name == 'max' else '>'} ({second} := {b}) else {first})"
 
     def count_inline(self, e: s.Call, args: list[str]) -> str | None:
         """`count` inlined where the zone or token kind is known here, with the meaning of

@@ -238,6 +238,22 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert "rt.fn_player_count(" not in source and "rt.fn_players(" not in source
 
 
+def test_max_and_min_are_written_in_place_evaluating_each_side_once_in_order() -> None:
+    """`max(a, b)`/`min(a, b)` are comparisons in place (each side named once with `:=`), but
+    not inside the items a comprehension walks, where Python forbids `:=`."""
+    text = GAME + ("\nprocedure noisy(p, n):\n    p.score += 1\n    log \"side {}\", n\n    return n\n"
+                   "\nprocedure t(p):\n    let a = max(noisy(p, 3), noisy(p, 8))\n    let b = min(noisy(p, 3), noisy(p, 8))\n"
+                   "    let c = [x in span(0, max(p.score, 1)) where x > min(a, 2)]\n    return [a, b, p.score, c]\n")
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None and result.python_source is not None
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
+    assert g.rules.procedures["t"](g, g.players[0]) == [8, 3, 4, [3, 4]]
+    assert lines_for(g.lines, None) == ["side 3", "side 8", "side 3", "side 8"]
+    source = result.python_source
+    assert "rt.fn_max(g, l_0.counters[0], 1)" in source  # in the items walked: called
+    assert source.count(":= proc_") == 4 and "rt.fn_min" not in source
+
+
 def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
     """`cards(zone) + zone.cards` joins the zones' own lists without copying them first; the
     join is new, so later moves do not change it, and none joined to a list gives a copy."""
