@@ -41,11 +41,12 @@ MEASURES = [
 ]
 
 
-def count(argv: list[str]) -> tuple[int, str]:
-    """Instructions a process executes, and what it printed."""
+def count(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Instructions a process executes (with `env` added to this one's environment), and what it
+    printed."""
     proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                           *argv], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"},
-                          check=False)
+                           *argv], capture_output=True, text=True,
+                          env={**os.environ, **(env or {}), "PYTHONHASHSEED": "0"}, check=False)
     found = REFS.search(proc.stderr)
     if proc.returncode != 0 or found is None:
         sys.exit(f"error: {' '.join(argv)} failed under valgrind:\n{proc.stderr[-2000:]}")
