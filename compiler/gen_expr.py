@@ -112,7 +112,13 @@ class ExprGen(Visitor[str]):
             code = self.visit(e)
         finally:
             self.walked -= 1
-        return code if self.fresh_list(e) else f"list({code})"
+        return code if self.walked_as_is(e) else f"list({code})"
+
+    def walked_as_is(self, e: s.Expr) -> bool:
+        """Whether `e`'s list needs no copy to be walked: a new one, or a list in a variable (the
+        language changes no list in place: `+` makes a new one, and no expression gives a zone's
+        own list of cards, which the game does change)."""
+        return self.fresh_list(e) or (isinstance(self.c.resolution.get(e), LocalRef) and self.c.type_of(e) is Type.LIST)
 
     def fresh_list(self, e: s.Expr) -> bool:
         """Whether `e` builds a new list each time it is evaluated (so it is never none)."""

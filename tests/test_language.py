@@ -254,6 +254,16 @@ def test_max_and_min_are_written_in_place_evaluating_each_side_once_in_order() -
     assert source.count(":= proc_") == 4 and "rt.fn_min" not in source
 
 
+def test_a_list_in_a_variable_is_walked_without_a_copy_and_as_it_was() -> None:
+    """The language changes no list in place, so a loop walks a variable's list as it is; a
+    body that joins to the variable makes a new list and the walk goes on over the old one."""
+    body = "let xs = [1, 2, 3]\nlet n = 0\nfor x in xs:\n    xs = xs + [x]\n    n += 1\nreturn [n, xs]"
+    assert run(body)[0] == [3, [1, 2, 3, 1, 2, 3]]
+    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
+        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
+    assert source is not None and "t_1 = l_1\n" in source and "list(l_1)" not in source
+
+
 def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
     """`cards(zone) + zone.cards` joins the zones' own lists without copying them first; the
     join is new, so later moves do not change it, and none joined to a list gives a copy."""
