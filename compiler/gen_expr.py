@@ -100,8 +100,18 @@ class ExprGen(Visitor[str]):
         return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
 
     def visit_ListWhere(self, e: s.ListWhere) -> str:
+        """A condition that only reads cannot change what it filters: the items are walked as
+        they are (a zone's own list of cards included)."""
         var = self.out.local(e.var)
-        return f"[{var} for {var} in {self.listed(e.items)} if ({self.visit(e.cond)})]"
+        if self.reads_only(e.cond):
+            self.walked += 1
+            try:
+                items = self.joined(e.items)
+            finally:
+                self.walked -= 1
+        else:
+            items = self.listed(e.items)
+        return f"[{var} for {var} in {items} if ({self.visit(e.cond)})]"
 
     def listed(self, e: s.Expr) -> str:
         """The items of `e` as a list of their own, which no change to the game alters while it
@@ -328,9 +338,14 @@ class ExprGen(Visitor[str]):
     def reads_only(self, e: s.Expr) -> bool:
         """Whether `e` only reads: a literal, a variable, a word, or a zone, counter, field or
         attribute of such, read straight from its holder (no modifier can be in force, so no
-        rule runs); evaluating it earlier or later than written changes nothing."""
+        rule runs), and operators on such; evaluating it earlier or later than written changes
+        nothing."""
         if isinstance(e, (s.IntLit, s.StrLit, s.BoolLit, s.NoneLit)):
             return True
+        if isinstance(e, (s.Not, s.Neg)):
+            return self.reads_only(e.operand)
+        if isinstance(e, (s.BoolOp, s.BinOp)):
+            return all(self.reads_only(v) for v in (e.values if isinstance(e, s.BoolOp) else (e.left, e.right)))
         if not isinstance(e, (s.Name, s.Attr)) or (isinstance(e, s.Attr) and not self.reads_only(e.obj)):
             return False
         match self.c.ref(e):

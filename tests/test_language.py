@@ -264,6 +264,21 @@ def test_a_list_in_a_variable_is_walked_without_a_copy_and_as_it_was() -> None:
     assert source is not None and "t_1 = l_1\n" in source and "list(l_1)" not in source
 
 
+def test_a_filter_that_only_reads_walks_the_zone_itself() -> None:
+    """`[c in cards(zone) where …]` walks the zone's own list when the condition only reads (it
+    cannot move a card meanwhile); a condition that calls a procedure walks a copy."""
+    body = ("new_card(coin, p, p.hand)\nlet c = new_card(coin, p, p.hand)\nc.power = 5\n"
+            "let strong = [x in cards(p.hand) where x.power > 2 and not x.hue == blue]\n"
+            "let twice = [x in cards(p.hand) where double(x.power) > 4 + size(t2(p))]\nreturn [size(strong), size(twice)]")
+    text = GAME + "\nprocedure t2(p):\n    return []\n\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.split("\n"))
+    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
+    assert result.rules is not None and result.python_source is not None
+    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
+    assert g.rules.procedures["t"](g, g.players[0]) == [1, 1]
+    assert result.python_source.count("in l_0.zones[2].cards if") == 1
+    assert result.python_source.count("in list(l_0.zones[2].cards) if") == 1
+
+
 def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
     """`cards(zone) + zone.cards` joins the zones' own lists without copying them first; the
     join is new, so later moves do not change it, and none joined to a list gives a copy."""
