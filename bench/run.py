@@ -195,7 +195,7 @@ def bench_games() -> None:
     base = base_tables()
     report("Sakura Arms base-goddess matchups", games_per_second("sakura", base))
     print("   [target 3× a hand-written Python engine on the same machine: not measurable here, "
-          "no such engine is installed]")
+          "no such engine is installed; `make bench-since-issue` reads it through the reviewer's figures]")
     print(f"300 fixed Sakura base-goddess games, best of 5: {fixed_games('sakura', base):.0f} games/s")
     rules: RuleSet | None = build_game("sakura").rules
     assert rules is not None
