@@ -62,20 +62,35 @@ procedure main "一局":
 '''
 
 
-def start(text: str, answers: list[Any] | None = None) -> Game:
+def compiled(text: str, answers: list[Any] | None = None) -> tuple[Game, str]:
     """Compile a game's whole text (it must have no errors) and start it: hero against
-    sidekick, the first seat answering with `answers`."""
+    sidekick, the first seat answering with `answers`; the game and its generated Python."""
     result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
     errors = [str(d) for d in result.diagnostics if d.severity == "error"]
-    assert result.rules is not None and not errors, errors
-    return Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent(answers or []), ScriptedAgent()], seed=1)
+    assert result.rules is not None and result.python_source is not None and not errors, errors
+    agents = [ScriptedAgent(answers or []), ScriptedAgent()]
+    return Game(result.rules, [["hero"], ["sidekick"]], agents, seed=1), result.python_source
+
+
+def start(text: str, answers: list[Any] | None = None) -> Game:
+    return compiled(text, answers)[0]
+
+
+def with_t(body: str, game: str = GAME) -> str:
+    """A game's whole text with `procedure t(p)` holding the body."""
+    return game + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n"))
+
+
+def run_text(text: str) -> tuple[Any, Game, str]:
+    """Compile a game's whole text and call its `t` for P1: the value, the game and the Python."""
+    g, source = compiled(text)
+    return g.rules.procedures["t"](g, g.players[0]), g, source
 
 
 def run(body: str, answers: list[Any] | None = None) -> tuple[Any, Game]:
     """Compile `procedure t(p)` with the body into the game above, call it for P1, return
     its value and the game."""
-    g = start(GAME + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n")),
-              answers)
+    g = start(with_t(body), answers)
     return g.rules.procedures["t"](g, g.players[0]), g
 
 
@@ -227,11 +242,8 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
             "return [contains(gone, 1), contains(xs, 2), contains([x in xs where x > 0], double(1)), contains(1-3, 4), "
             "size(gone), size(xs), size([x in xs where x > 1]), index_of(seat(0)), index_of(seat(3)), "
             "space(p.purse), index_of(seat(index_of(p) - 1)), player_count(), size(players())]")
-    value, g = run(body)
+    value, _, source = run_text(with_t(body))
     assert value == [False, True, True, False, 0, 2, 1, 0, 1, 5, 1, 2, 2]
-    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
-        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
-    assert source is not None
     assert source.count("rt.fn_contains(") == 1 and "rt.fn_size(" not in source and "rt.fn_seat(" not in source
     assert "rt.fn_space(" not in source and "g.players[0]" in source
     assert "(l_0.index if l_0 is not None else None)" in source  # index_of(p); of a seat it is called
@@ -241,15 +253,12 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
 def test_max_and_min_are_written_in_place_evaluating_each_side_once_in_order() -> None:
     """`max(a, b)`/`min(a, b)` are comparisons in place (each side named once with `:=`), but
     not inside the items a comprehension walks, where Python forbids `:=`."""
-    text = GAME + ("\nprocedure noisy(p, n):\n    p.score += 1\n    log \"side {}\", n\n    return n\n"
-                   "\nprocedure t(p):\n    let a = max(noisy(p, 3), noisy(p, 8))\n    let b = min(noisy(p, 3), noisy(p, 8))\n"
-                   "    let c = [x in span(0, max(p.score, 1)) where x > min(a, 2)]\n    return [a, b, p.score, c]\n")
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None and result.python_source is not None
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
-    assert g.rules.procedures["t"](g, g.players[0]) == [8, 3, 4, [3, 4]]
+    noisy = GAME + "\nprocedure noisy(p, n):\n    p.score += 1\n    log \"side {}\", n\n    return n\n"
+    value, g, source = run_text(with_t("let a = max(noisy(p, 3), noisy(p, 8))\nlet b = min(noisy(p, 3), noisy(p, 8))\n"
+                                       "let c = [x in span(0, max(p.score, 1)) where x > min(a, 2)]\n"
+                                       "return [a, b, p.score, c]", noisy))
+    assert value == [8, 3, 4, [3, 4]]
     assert lines_for(g.lines, None) == ["side 3", "side 8", "side 3", "side 8"]
-    source = result.python_source
     assert "rt.fn_max(g, l_0.counters[0], 1)" in source  # in the items walked: called
     assert source.count(":= proc_") == 4 and "rt.fn_min" not in source
 
@@ -258,10 +267,9 @@ def test_a_list_in_a_variable_is_walked_without_a_copy_and_as_it_was() -> None:
     """The language changes no list in place, so a loop walks a variable's list as it is; a
     body that joins to the variable makes a new list and the walk goes on over the old one."""
     body = "let xs = [1, 2, 3]\nlet n = 0\nfor x in xs:\n    xs = xs + [x]\n    n += 1\nreturn [n, xs]"
-    assert run(body)[0] == [3, [1, 2, 3, 1, 2, 3]]
-    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
-        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
-    assert source is not None and "t_1 = l_1\n" in source and "list(l_1)" not in source
+    value, _, source = run_text(with_t(body))
+    assert value == [3, [1, 2, 3, 1, 2, 3]]
+    assert "t_1 = l_1\n" in source and "list(l_1)" not in source
 
 
 def test_a_filter_that_only_reads_walks_the_zone_itself() -> None:
@@ -270,13 +278,9 @@ def test_a_filter_that_only_reads_walks_the_zone_itself() -> None:
     body = ("new_card(coin, p, p.hand)\nlet c = new_card(coin, p, p.hand)\nc.power = 5\n"
             "let strong = [x in cards(p.hand) where x.power > 2 and not x.hue == blue]\n"
             "let twice = [x in cards(p.hand) where double(x.power) > 4 + size(t2(p))]\nreturn [size(strong), size(twice)]")
-    text = GAME + "\nprocedure t2(p):\n    return []\n\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.split("\n"))
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None and result.python_source is not None
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
-    assert g.rules.procedures["t"](g, g.players[0]) == [1, 1]
-    assert result.python_source.count("in l_0.zones[2].cards if") == 1
-    assert result.python_source.count("in list(l_0.zones[2].cards) if") == 1
+    value, _, source = run_text(with_t(body, GAME + "\nprocedure t2(p):\n    return []\n"))
+    assert value == [1, 1]
+    assert source.count("in l_0.zones[2].cards if") == 1 and source.count("in list(l_0.zones[2].cards) if") == 1
 
 
 def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
@@ -285,10 +289,8 @@ def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
     from cardsmith.runtime import ops
     body = ("new_card(coin, p, p.hand)\nlet both = cards(p.hand) + pile.cards\n"
             "new_card(coin, p, p.hand)\nnew_card(coin, p, pile)\nreturn [size(both), count(p.hand), count(pile)]")
-    assert run(body)[0] == [1, 2, 1]
-    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
-        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
-    assert source is not None and "rt.concat(l_0.zones[2].cards, g.zones[1].cards)" in source
+    value, _, source = run_text(with_t(body))
+    assert value == [1, 2, 1] and "rt.concat(l_0.zones[2].cards, g.zones[1].cards)" in source
     live = [1, 2]
     assert ops.add(None, live) == live and ops.add(None, live) is not live
 
@@ -299,11 +301,8 @@ def test_a_small_value_is_written_in_place_with_its_bound() -> None:
     body = "let n = 21\nlet m = 600000000000\nreturn [double(n), double(n + 1), double(m)]"
     with pytest.raises(RuleViolation, match="grew beyond"):
         run(body)
-    value, _ = run(body.replace(", double(m)]", "]"))
-    assert value == [42, 44]
-    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
-        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
-    assert source is not None and "rt.num((l_0 * 2))" in source and "rt.num((l_1 * 2))" in source
+    value, _, source = run_text(with_t(body.replace(", double(m)]", "]")))
+    assert value == [42, 44] and "rt.num((l_0 * 2))" in source
     assert source.count("val_0(g") == 2  # its definition and the call with `n + 1`
 
 
@@ -314,12 +313,8 @@ def test_a_stored_number_past_the_bound_is_refused_wherever_it_is_stored(write: 
     """The bound is checked by the game where it stores the number (a field, a counter without
     bounds) and in the generated code before a counter with bounds holds it to them."""
     game = GAME.replace('counter turn "回合": global', 'counter turn "回合": global\ncounter cap "上限": per player, range 0..3')
-    text = game + "\nprocedure t(p):\n    let c = new_card(coin, p, pile)\n    let big = 700000000000\n    " + write + "\n"
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None, [str(d) for d in result.diagnostics if d.severity == "error"]
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
     with pytest.raises(RuleViolation, match="grew beyond"):
-        g.rules.procedures["t"](g, g.players[0])
+        run_text(with_t(f"let c = new_card(coin, p, pile)\nlet big = 700000000000\n{write}", game))
 
 
 def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
@@ -328,11 +323,9 @@ def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
     and arguments that compute still go through the call."""
     body = ("let c = new_card(coin, p, pile)\nlet o = new_object(thing, none, p)\nlet n = 3\n"
             "return [c.on_play(n), o.on_play(n), c.on_play(double(n)), o.on_play(double(n)), p.score]")
-    value, _ = run(body)
+    value, _, source = run_text(with_t(body))
     assert value == [4, 0, 7, 0, 9]
-    source = build_sources({"lang.csm": GAME + "\nprocedure t(p):\n" + "".join(
-        f"    {line}\n" for line in body.split("\n"))}, use_cache=False).python_source
-    assert source is not None and source.count(".timings else 0)") == 2 and source.count("g.run(") == 4
+    assert source.count(".timings else 0)") == 2 and source.count("g.run(") == 4
 
 
 def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_do() -> None:
@@ -347,12 +340,8 @@ def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_d
             "p.cap = 2\np.cap = 2\np.cap = 7\np.done = true\np.done = true\np.seen = none\n"
             "c.power = 2\nc.power = 5\nc.hue = blue\nc.hue = blue\nc.hue = c.hue\nc.power = c.power + 1\n"
             "return [p.cap, p.done, p.seen, c.power, c.hue]")
-    text = game + "\nprocedure t(p):\n" + "".join(f"    {line}\n" for line in body.split("\n"))
-    result = build_sources({"lang.csm": text}, use_cache=False, need_model=True)
-    assert result.rules is not None and result.python_source is not None
-    g = Game(result.rules, [["hero"], ["sidekick"]], [ScriptedAgent([]), ScriptedAgent()], seed=1)
-    assert g.rules.procedures["t"](g, g.players[0]) == [3, True, None, 6, "blue"]
-    source = result.python_source
+    value, g, source = run_text(with_t(body, game))
+    assert value == [3, True, None, 6, "blue"]
     assert "if l_0.counters[" in source and source.count("if l_1.fields.get(K_") == 6  # the guards are written
     assert "!= 7" not in source  # 7 is past the bound: the call holds it at 3
     assert [line.text for line in g.lines if "上限" in line.text] == ["上限(P1): 0 → 2", "上限(P1): 2 → 3"]
