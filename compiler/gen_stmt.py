@@ -182,8 +182,17 @@ class StmtGen(Visitor[None]):
         self.out.emit(f"g.put({self.expr(st.obj)}, {self.expr(st.dest)}, {st.place!r})", st.span)
 
     def visit_Emit(self, st: s.Emit) -> None:
-        args = "".join(", " + self.expr(a) for a in st.args)
-        self.out.emit(f"g.emit({self.out.const(st.event)}{args})", st.span)
+        """An event whose arguments are all variables or constants is emitted only when something
+        may hear it (`g.heard`: what answers, awaits or listens); computed arguments may act."""
+        codes = [self.expr(a) for a in st.args]
+        event = self.out.const(st.event)
+        call = f"g.emit({event}{''.join(', ' + code for code in codes)})"
+        if all(inert(code) for code in codes):
+            self.out.emit(f"if {event} in g.heard:", st.span)
+            with self.out.block():
+                self.out.emit(call, st.span)
+        else:
+            self.out.emit(call, st.span)
 
     def visit_Modify(self, st: s.Modify) -> None:
         ref = self.c.ref(st.target)

@@ -67,7 +67,7 @@ __all__ = exported = [
 GAME_API = frozenset({
     # state and its changes
     "zones", "counters", "players", "mods", "active_addenda", "steps", "loops", "get", "set", "read", "write", "space",
-    "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "once", "run",
+    "move", "put", "modify", "forbid", "reveal", "shuffle", "emit", "heard", "once", "run",
     # choices, the log, the end
     "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "logging",
     "end",

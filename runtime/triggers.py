@@ -34,8 +34,9 @@ class Triggers:
         self.card_handlers = {}  # filled as each card's first copy enters the game
         self.dynamic = {}
         self.listeners = {}
-        # the events something may answer or await: it only grows (an event emitted with nothing
-        # answering it does nothing), and the engine emits its own move events only when heard
+        # the events something may answer, await or listen to: it only grows (an event emitted
+        # with nothing answering it does nothing); the engine's own move events, and events the
+        # rules emit with plain arguments, are emitted only when heard
         self.heard = set(self.handlers)
 
     def _card_triggers_arrive(self, ident: str) -> None:
@@ -50,6 +51,7 @@ class Triggers:
         """Call fn with an event's arguments each time it is emitted, before what answers it: an
         observer (statistics, a viewer) that must not change the game."""
         self.listeners.setdefault(event, []).append(fn)
+        self.heard.add(event)
 
     def emit(self, event: str, *args: Any) -> None:
         if self.listeners and event in self.listeners:

@@ -317,6 +317,19 @@ def test_a_stored_number_past_the_bound_is_refused_wherever_it_is_stored(write: 
         run_text(with_t(f"let c = new_card(coin, p, pile)\nlet big = 700000000000\n{write}", game))
 
 
+def test_an_event_with_plain_arguments_is_emitted_only_where_something_may_hear_it() -> None:
+    """`emit poke(p)` is skipped while nothing answers, awaits or listens to `poke`; a listener
+    added to the game, or a `once` waiting for it, hears it from then on."""
+    g, source = compiled(with_t("emit poke(p)\nonce when poke(q):\n    p.score += 1\nemit poke(p)\nemit poke(p)\n"
+                                "return p.score"))
+    heard: list[str] = []
+    g.listen("poke", lambda p: heard.append(p.name))
+    assert g.rules.procedures["t"](g, g.players[0]) == 1 and heard == ["P1", "P1", "P1"]
+    quiet, _ = compiled(with_t("emit poke(p)\nreturn 0"))
+    assert "poke" not in quiet.heard and quiet.rules.procedures["t"](quiet, quiet.players[0]) == 0
+    assert source.count(" in g.heard:") == 3
+
+
 def test_a_timing_is_asked_of_a_card_only_when_it_has_the_block() -> None:
     """`x.on_play(n)` with plain arguments tests the object's blocks first (most cards have no
     such block); a card with the block runs it, any other object gives the timing's default,
