@@ -320,7 +320,13 @@ class ExprGen(Visitor[str]):
         if name == "cards" and zone_named:
             return f"list({args[0]}.cards)"  # a zone named here is never none: copied as `fn_cards` does
         if name == "space" and zone_named and (len(args) == 1 or inert(args[1])):
-            return f"g.space({args[0]})"
+            zone = self.c.resolution.get(e.args[0])
+            assert isinstance(zone, ZoneRef)
+            capacity = self.sym.zones[zone.zone].capacity
+            if capacity is None or self.walked:
+                return f"g.space({args[0]})"
+            room = self.out.new_temp()  # a zone's room: its fixed capacity less what it holds, not below 0
+            return f"({room} if ({room} := {capacity} - {args[0]}.held) > 0 else 0)"
         if name == "size":
             return f"len({args[0]})" if self.fresh_list(e.args[0]) else f"len({args[0]} or ())"
         if name == "contains" and (self.reads_only(e.args[0]) or self.reads_only(e.args[1])):

@@ -76,6 +76,6 @@ GAME_API = frozenset({
 DATA_API = frozenset({
     "zones", "counters", "picks", "index",  # players
     "fields", "tokens", "owner", "zone", "name", "kind", "uid", "timings",  # objects
-    "cards",  # zones
+    "cards", "held",  # zones (`held`: the tokens that count toward its capacity)
     "get", "append",  # reading `fields`/`tokens` (dicts), building menu entries (a list)
 })

@@ -245,7 +245,8 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     value, _, source = run_text(with_t(body))
     assert value == [False, True, True, False, 0, 2, 1, 0, 1, 5, 1, 2, 2]
     assert source.count("rt.fn_contains(") == 1 and "rt.fn_size(" not in source and "rt.fn_seat(" not in source
-    assert "rt.fn_space(" not in source and "g.players[0]" in source
+    assert "rt.fn_space(" not in source and " := 5 - l_0.zones[3].held) > 0 else 0)" in source  # purse: max 5
+    assert "g.players[0]" in source
     assert "(l_0.index if l_0 is not None else None)" in source  # index_of(p); of a seat it is called
     assert "rt.fn_player_count(" not in source and "rt.fn_players(" not in source
 
