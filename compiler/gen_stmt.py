@@ -89,13 +89,8 @@ class StmtGen(Visitor[None]):
                 if player is None:
                     assert isinstance(target, s.Attr)
                     player = self.expr(target.obj)
-                changes = self.counter_changes(counter, player, value)
-                if changes is not None:  # most such writes find the value already there
-                    self.out.emit(f"if {changes}:", span)
-                    with self.out.block():
-                        self.out.emit(f"g.set({player}, {index}, {value})", span)
-                else:
-                    self.out.emit(f"g.set({player}, {index}, {value})", span)
+                # most such writes find the value already there
+                self.emit_if(self.counter_changes(counter, player, value), f"g.set({player}, {index}, {value})", span)
             case FieldRef(field):
                 assert isinstance(target, s.Attr)
                 self.field_write(self.expr(target.obj), self.out.const(field), value, self.c.type_of(target), span)
@@ -129,12 +124,11 @@ class StmtGen(Visitor[None]):
         """`g.write`, skipped where the field already holds the value: the game's own first test
         (the very same value), or for a number field an equal number (most field writes put back
         what a card already shows)."""
-        call = f"g.write({obj}, {key}, {{}})"
-        if not SIMPLE.match(obj):
-            self.out.emit(call.format(value), span)
-            return
         held = f"{obj}.fields.get({key})"
-        if kind is Type.INT and _number(value) is not None:
+        test: str | None = None
+        if not SIMPLE.match(obj):
+            pass
+        elif kind is Type.INT and _number(value) is not None:
             test = f"{held} != {value}"
         elif _number(value) is None and inert(value):
             test = f"{held} is not {value}"
@@ -142,9 +136,16 @@ class StmtGen(Visitor[None]):
             computed, value = value, self.out.new_temp()
             self.out.emit(f"{value} = {computed}", span)
             test = f"{held} is not {value}"
+        self.emit_if(test, f"g.write({obj}, {key}, {value})", span)
+
+    def emit_if(self, test: str | None, line: str, span: s.Span) -> None:
+        """`line`, under `if test:` where there is a test."""
+        if test is None:
+            self.out.emit(line, span)
+            return
         self.out.emit(f"if {test}:", span)
         with self.out.block():
-            self.out.emit(call.format(value), span)
+            self.out.emit(line, span)
 
     def let_value(self, value: s.Expr | s.Choice | s.Move) -> str:
         match value:
@@ -186,13 +187,8 @@ class StmtGen(Visitor[None]):
         may hear it (`g.heard`: what answers, awaits or listens); computed arguments may act."""
         codes = [self.expr(a) for a in st.args]
         event = self.out.const(st.event)
-        call = f"g.emit({event}{''.join(', ' + code for code in codes)})"
-        if all(inert(code) for code in codes):
-            self.out.emit(f"if {event} in g.heard:", st.span)
-            with self.out.block():
-                self.out.emit(call, st.span)
-        else:
-            self.out.emit(call, st.span)
+        heard = f"{event} in g.heard" if all(inert(code) for code in codes) else None
+        self.emit_if(heard, f"g.emit({event}{''.join(', ' + code for code in codes)})", st.span)
 
     def visit_Modify(self, st: s.Modify) -> None:
         ref = self.c.ref(st.target)
@@ -221,16 +217,11 @@ class StmtGen(Visitor[None]):
     def visit_Log(self, st: s.Log) -> None:
         """A line whose arguments are all variables or constants is not even asked for in a game
         that keeps no log (computed arguments are evaluated either way: they may act or fail)."""
-        codes = [self.expr(a) for a in st.args] + ([self.expr(st.to)] if st.to is not None else [])
-        args = "".join(", " + code for code in codes[:len(st.args)])
-        to = f", to={codes[-1]}" if st.to is not None else ""
-        call = f"g.log({self.out.const(st.message)}{args}{to})"
-        if all(inert(code) for code in codes):
-            self.out.emit("if g.logging:", st.span)
-            with self.out.block():
-                self.out.emit(call, st.span)
-        else:
-            self.out.emit(call, st.span)
+        args = [self.expr(a) for a in st.args]
+        to = self.expr(st.to) if st.to is not None else None
+        plain = all(inert(code) for code in args) and (to is None or inert(to))
+        call = f"g.log({self.out.const(st.message)}{''.join(', ' + code for code in args)}"
+        self.emit_if("g.logging" if plain else None, call + (f", to={to})" if to is not None else ")"), st.span)
 
     def visit_Expect(self, st: s.Expect) -> None:
         where = f"{st.span.file}:{st.span.line}"
