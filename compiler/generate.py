@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from msgspec import json
+
 from ..runtime.phrases import DEFAULT_LANGUAGE, phrases
 from ..runtime.rules import SourceMap
 from . import syntax as s
@@ -192,9 +194,26 @@ class Generator:
                 with out.block():
                     out.emit("pass")
 
+    def card_table(self) -> None:
+        """`CARD_TABLE`: the cards' data as JSON, one card a line, each line mapped to its card
+        (`rt.card_defs` reads it back). Python compiles a string many times faster than the
+        same data written out as code."""
+        out, cards = self.out, self.sym.cards
+        out.emit("CARD_TABLE = (")
+        with out.block():
+            out.emit("'['")
+            for i, (name, card) in enumerate(cards.items()):
+                row = json.encode([name, card.labels.default or name, self.c.card_props.get(name, {}),
+                                   self.card_timings[name], dict(card.labels.langs)]).decode()
+                out.emit(repr(row + (",\n" if i < len(cards) - 1 else "\n")), card.span)
+            out.emit("']'")
+        out.emit(")")
+        out.emit("")
+
     def build_rules(self, game: s.Entity) -> None:
         """`build_rules()`: the RuleSet, every spec built with keyword arguments."""
         sym, out = self.sym, self.out
+        self.card_table()
         out.emit("def build_rules():")
         with out.block():
             out.emit("zones = [" + ", ".join(
@@ -208,12 +227,8 @@ class Generator:
                 f"visibility={c.visibility!r}, logged={c.logged!r}, addendum={c.addendum!r}, "
                 f"hosts_only={c.absent is not None and c.addendum is not None!r})"
                 for n, c in sym.counters.items()) + "]")
-            out.emit("cards = {}")
-            for name, card in sym.cards.items():
-                tmap = "{" + ", ".join(f"{t!r}: {fn}" for t, fn in self.card_timings[name].items()) + "}"
-                out.emit(f"cards[{name!r}] = rt.CardDef(ident={name!r}, name={(card.labels.default or name)!r}, "
-                         f"props={dict(self.c.card_props.get(name, {}))!r}, timings={tmap}, "
-                         f"labels={dict(card.labels.langs)!r})")
+            pairs = tuple(n for n, f in sym.fields.items() if f.type == "pair")
+            out.emit(f"cards = rt.card_defs(CARD_TABLE, globals(), pairs={pairs!r})")
             start = game.prop("start")
             hidden = game.prop("hidden_card")
             language_prop = game.prop("language")

@@ -41,6 +41,7 @@ from .rules import (
     TableSpec,
     TriggerSpec,
     ZoneSpec,
+    card_defs,
 )
 from .values import Delta, Pair
 
@@ -59,7 +60,7 @@ globals().update({name: getattr(_functions, name) for name in BUILTIN_FUNCTIONS}
 __all__ = exported = [
     "GENERATED_PREFIX", "ActionSpec", "CardDef", "CardTriggerSpec", "CheckSpec", "CounterSpec",
     "Reads", "RuleSet", "Scenarios", "TableSpec", "TriggerSpec", "ZoneSpec", "Delta", "Pair",
-    "add", "at", "card_of", "concat", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
+    "add", "at", "card_defs", "card_of", "concat", "expect", "expect_offered", "expect_winner", "hosts", "num", "same",
     "sub", "tick", "GameOver", "LOOP_LIMIT",
     *BUILTIN_FUNCTIONS,
 ]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from msgspec import Struct, field
+from msgspec import Struct, field, json
+
+from .values import Pair
 
 GENERATED_PREFIX = "<cardsmith:"  # the file name generated code is compiled under
 
@@ -63,6 +65,33 @@ class CardDef(Struct, frozen=True):
     props: dict[str, Any]
     timings: dict[str, Callable[..., Any]]
     labels: dict[str, str] = field(default_factory=dict)
+
+
+class CardRow(Struct, array_like=True):
+    """One card as a generated module's card table holds it: a JSON array of its name, label,
+    properties, timing blocks (by the names of the module's functions) and labels."""
+
+    ident: str
+    name: str
+    props: dict[str, Any]
+    timings: dict[str, str]
+    labels: dict[str, str]
+
+
+_CARD_TABLE = json.Decoder(list[CardRow])
+
+
+def card_defs(table: str, functions: Mapping[str, Any], pairs: Collection[str]) -> dict[str, CardDef]:
+    """The cards of a generated module's card table (a JSON list of `CardRow`s). A property
+    read back as a list was a tuple: a `Pair` in the fields named in `pairs`, a plain tuple
+    (a range, a set of words) in the others."""
+    cards: dict[str, CardDef] = {}
+    for row in _CARD_TABLE.decode(table):
+        props = {name: (Pair(*value) if name in pairs else tuple(value)) if type(value) is list else value
+                 for name, value in row.props.items()}
+        timings = {timing: functions[fn] for timing, fn in row.timings.items()}
+        cards[row.ident] = CardDef(row.ident, row.name, props, timings, row.labels)
+    return cards
 
 
 class TriggerSpec(Struct, frozen=True):

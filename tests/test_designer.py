@@ -140,7 +140,7 @@ def test_ref_shows_the_designers_addendum_cards_and_decisions() -> None:
 def test_build_writes_the_game_with_the_designers_files(tmp_path: Path) -> None:
     result = cli("build", "sakura", HOTARU, "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "'hotaru_n1'" in (tmp_path / "sakura_rules.py").read_text("utf-8")
+    assert "'[\"hotaru_n1\"," in (tmp_path / "sakura_rules.py").read_text("utf-8")  # its line of the card table
 
 
 def test_a_file_for_another_game_is_refused(tmp_path: Path) -> None:

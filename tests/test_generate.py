@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import build_text
+from cardsmith.runtime.values import Pair
+from tests.helpers import build_text, built
 
 NASTY = "\"); import os; os.system('echo pwned'); (\""
 
@@ -87,3 +88,34 @@ def test_what_no_modifier_changes_is_read_without_looking_for_one() -> None:
     power, shine, score = consts["'power'"], consts["'shine'"], consts["'score'"]
     assert f"{power} not in g.mods" in body and f"{score} not in g.mods" in body
     assert f"l_1.fields.get({shine})" in body and f"{shine} not in g.mods" not in body
+
+
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_the_card_table_gives_back_each_card_as_checked(game: str) -> None:
+    """The cards go to the module as a JSON table (`CARD_TABLE`) and come back through
+    `rt.card_defs` with the values the check found, of the same types (a `Pair` stays a
+    `Pair`, a range a tuple), each timing block bound to its own function."""
+    result = built(game)
+    assert result.rules is not None and result.checked is not None and result.python_source is not None
+    checked, cards = result.checked, result.rules.cards
+    assert list(cards) == list(checked.symbols.cards)
+    for name, card in cards.items():
+        expected = checked.card_props[name]
+        assert card.props == expected and [type(v) for v in card.props.values()] == [type(v) for v in expected.values()]
+        decl = checked.symbols.cards[name]
+        assert card.name == (decl.labels.default or name) and card.labels == dict(decl.labels.langs)
+        assert list(card.timings) == [blk.name for blk in decl.blocks]
+        assert all(fn.__code__.co_firstlineno and f"def {fn.__name__}(" in result.python_source
+                   for fn in card.timings.values())
+    kinds = {type(v) for card in cards.values() for v in card.props.values()}
+    assert kinds >= {str, int, bool}
+    assert (Pair in kinds, tuple in kinds) == {"sakura": (True, True), "eatpaint": (True, False), "ccs": (False, True)}[game]
+
+
+def test_a_card_table_line_maps_to_its_card() -> None:
+    result = build_text('card c1 "One":\n    note "a line with \\"quotes\\" and \'more\'"\n')
+    assert result.ok and result.python_source is not None and result.rules is not None
+    lines = result.python_source.splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if line.strip().startswith("'[\"c1\""))
+    assert (result.rules.source_map.where(at) or "").startswith("test.csm:1 ")
+    assert result.rules.cards["c1"].props["note"] == "a line with \"quotes\" and 'more'"

@@ -24,11 +24,16 @@ def card_0_0(g, this, l_0):
     g.set(self_, 0, rt.add(self_.counters[0], l_0))
     return rt.num(rt.add(l_0, 1))
 
+CARD_TABLE = (
+    '['
+    '["coin","硬币",{"power":2,"copies":1},{"on_play":"card_0_0"},{}]\n'
+    ']'
+)
+
 def build_rules():
     zones = [rt.ZoneSpec(name='bank', label='银行', per_player=False, holds_cards=False, tokens=('chip', 'mark'), capacity=None, visibility='public', reveal_field=None, supply=True), rt.ZoneSpec(name='pile', label='牌堆', per_player=False, holds_cards=True, tokens=(), capacity=None, visibility='hidden', reveal_field=None, supply=False), rt.ZoneSpec(name='hand', label='手', per_player=True, holds_cards=True, tokens=(), capacity=None, visibility='owner', reveal_field=None, supply=False), rt.ZoneSpec(name='purse', label='钱包', per_player=True, holds_cards=False, tokens=('chip', 'mark'), capacity=5, visibility='public', reveal_field=None, supply=False)]
     counters = [rt.CounterSpec(name='score', label='分数', per_player=True, low=None, high=None, start=0, flag=False, visibility='public', logged=False, addendum=None, hosts_only=False), rt.CounterSpec(name='turn', label='回合', per_player=False, low=None, high=None, start=0, flag=False, visibility='public', logged=False, addendum=None, hosts_only=False)]
-    cards = {}
-    cards['coin'] = rt.CardDef(ident='coin', name='硬币', props={'power': 2, 'copies': 1}, timings={'on_play': card_0_0}, labels={})
+    cards = rt.card_defs(CARD_TABLE, globals(), pairs=())
     return rt.RuleSet(game='lang', label='语言', table=rt.TableSpec(min_players=2, max_players=2, picks=1, different=False, different_by=None, unique=False), zones=zones, counters=counters, field_defaults={'power': 0, 'hue': 'red'}, cards=cards, characters={'hero': {'number': '7', 'label': '英雄'}, 'sidekick': {'number': '8', 'label': '帮手'}}, triggers=[], card_triggers=[], checks=[], procedures={'main': proc_0, 't': proc_1}, addenda={}, entry='main', shown_fields={}, logged_fields={}, hidden_card='(hidden card)', language='en', token_labels={'chip': '筹码', 'mark': '标记'}, actions=[], move_event=None, token_event=None, use_event=None, first_mover=None)
 # ---- scenarios: compiled apart, loaded when a scenario runs ----
 def build_scenarios():
