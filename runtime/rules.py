@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections.abc import Callable, Collection, Mapping
+from sys import intern
 from typing import Any
 
 from msgspec import Struct, field, json
@@ -67,13 +68,16 @@ class CardDef(Struct, frozen=True):
     labels: dict[str, str] = field(default_factory=dict)
 
 
+Prop = int | str | bool | None | tuple[int | str | bool | None, ...]
+
+
 class CardRow(Struct, array_like=True):
     """One card as a generated module's card table holds it: a JSON array of its name, label,
     properties, timing blocks (by the names of the module's functions) and labels."""
 
     ident: str
     name: str
-    props: dict[str, Any]
+    props: dict[str, Prop]
     timings: dict[str, str]
     labels: dict[str, str]
 
@@ -82,15 +86,20 @@ _CARD_TABLE = json.Decoder(list[CardRow])
 
 
 def card_defs(table: str, functions: Mapping[str, Any], pairs: Collection[str]) -> dict[str, CardDef]:
-    """The cards of a generated module's card table (a JSON list of `CardRow`s). A property
-    read back as a list was a tuple: a `Pair` in the fields named in `pairs`, a plain tuple
-    (a range, a set of words) in the others."""
+    """The cards of a generated module's card table (a JSON list of `CardRow`s). Lists come
+    back as tuples (ranges, sets of words), those of the fields named in `pairs` as `Pair`s.
+    Names and words are interned, as the code's own constants are: the rules compare them
+    with those constants on every step."""
     cards: dict[str, CardDef] = {}
     for row in _CARD_TABLE.decode(table):
-        props = {name: (Pair(*value) if name in pairs else tuple(value)) if type(value) is list else value
-                 for name, value in row.props.items()}
-        timings = {timing: functions[fn] for timing, fn in row.timings.items()}
-        cards[row.ident] = CardDef(row.ident, row.name, props, timings, row.labels)
+        props = {intern(name): intern(value) if type(value) is str else value for name, value in row.props.items()}
+        for name in pairs:
+            value = props.get(name)
+            if value is not None:
+                props[name] = Pair(*value)  # type: ignore[misc]  # a pair field's tuple
+        timings = {intern(timing): functions[fn] for timing, fn in row.timings.items()}
+        ident = intern(row.ident)
+        cards[ident] = CardDef(ident, row.name, props, timings, row.labels)
     return cards
 
 

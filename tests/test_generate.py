@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from sys import intern
 
 import pytest
 
@@ -102,6 +103,8 @@ def test_the_card_table_gives_back_each_card_as_checked(game: str) -> None:
     for name, card in cards.items():
         expected = checked.card_props[name]
         assert card.props == expected and [type(v) for v in card.props.values()] == [type(v) for v in expected.values()]
+        assert all(intern(k) is k and (type(v) is not str or intern(v) is v) for k, v in card.props.items()), \
+            "names and words are interned, as the code's constants are"
         decl = checked.symbols.cards[name]
         assert card.name == (decl.labels.default or name) and card.labels == dict(decl.labels.langs)
         assert list(card.timings) == [blk.name for blk in decl.blocks]
