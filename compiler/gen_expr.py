@@ -215,8 +215,8 @@ class ExprGen(Visitor[str]):
                 if not SIMPLE.match(obj):
                     return f"g.read({obj}, {key})"
                 if not self.writes.modified(field):  # no modifier can ever be in force
-                    return f"{obj}.fields.get({key})"
-                return f"({obj}.fields.get({key}) if {key} not in g.mods else g.read({obj}, {key}))"
+                    return f"{obj}.fields[{key}]"
+                return f"({obj}.fields[{key}] if {key} not in g.mods else g.read({obj}, {key}))"
             case AttrRef(of, name):
                 assert obj is not None
                 return self._attribute(of, name, obj)

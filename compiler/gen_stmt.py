@@ -124,7 +124,7 @@ class StmtGen(Visitor[None]):
         """`g.write`, skipped where the field already holds the value: the game's own first test
         (the very same value), or for a number field an equal number (most field writes put back
         what a card already shows)."""
-        held = f"{obj}.fields.get({key})"
+        held = f"{obj}.fields[{key}]"
         test: str | None = None
         if not SIMPLE.match(obj):
             pass

@@ -41,7 +41,8 @@ class Obj:
     `fields` starts as the rules' shared dict of the card's starting values (read-only, the
     same for every copy of the card in every game) and becomes the object's own at its first
     write (`own_fields`): most objects are never written, and a library's many fields then
-    need no copying and no memory per object."""
+    need no copying and no memory per object. It holds every field the rules declare (their
+    defaults under the card's values), so generated code reads a field by subscript."""
 
     __slots__ = ("uid", "kind", "defn", "owner", "zone", "fields", "shared", "tokens", "timings")
 

@@ -88,7 +88,7 @@ def test_what_no_modifier_changes_is_read_without_looking_for_one() -> None:
               if line.startswith("K_") and " = '" in line}
     power, shine, score = consts["'power'"], consts["'shine'"], consts["'score'"]
     assert f"{power} not in g.mods" in body and f"{score} not in g.mods" in body
-    assert f"l_1.fields.get({shine})" in body and f"{shine} not in g.mods" not in body
+    assert f"l_1.fields[{shine}]" in body and f"{shine} not in g.mods" not in body
 
 
 @pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])

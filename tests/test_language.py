@@ -356,7 +356,7 @@ def test_writes_of_a_value_already_held_are_skipped_without_changing_what_they_d
             "return [p.cap, p.done, p.seen, c.power, c.hue]")
     value, g, source = run_text(with_t(body, game))
     assert value == [3, True, None, 6, "blue"]
-    assert "if l_0.counters[" in source and source.count("if l_1.fields.get(K_") == 6  # the guards are written
+    assert "if l_0.counters[" in source and source.count("if l_1.fields[K_") == 6  # the guards are written
     assert "!= 7" not in source  # 7 is past the bound: the call holds it at 3
     assert [line.text for line in g.lines if "上限" in line.text] == ["上限(P1): 0 → 2", "上限(P1): 2 → 3"]
 

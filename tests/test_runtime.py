@@ -645,3 +645,22 @@ def test_the_check_index_lists_each_check_once_under_what_it_reads(data: st.Data
     assert index.objects == tuple(i for i, r in live if r.objects)
     assert index.marked == {z.name: found for z in rules.zones if (found := tuple(
         (i, f) for i, r in live for f in rules.checks[i].marked.get(z.name, ()) if z.name not in r.zones))}
+
+
+@pytest.mark.parametrize("game", ["sakura", "eatpaint", "ccs"])
+def test_every_object_holds_every_declared_field(game: str) -> None:
+    """Generated code reads a field by subscript (`obj.fields[K]`): every object carries every
+    field the rules declare, written or not, from its creation to the end of a game."""
+    from cardsmith.runtime.session import new_game
+    from cardsmith.runtime.table import draw_picks
+    from tests.helpers import Bundled
+    rules = Bundled(game).rules
+    declared = set(rules.field_defaults)
+    picks = draw_picks(rules, rules.table.min_players, 7)
+    g = new_game(rules, picks, seed=7, log=False)
+    assert play(g).error is None
+    objects = [obj for copies in g.objects_by_card.values() for obj in copies]
+    zones = [z for z in [*g.zones, *(z for p in g.players for z in p.zones)] if z is not None]
+    objects += [card for zone in zones for card in zone.cards]
+    assert len(objects) > 20 and any(not obj.shared for obj in objects)  # some were written
+    assert all(declared <= obj.fields.keys() for obj in objects)
