@@ -32,6 +32,7 @@ class Builtin:
     result: Type  # ANY with `result_of_first` means "the type of the first argument"
     fn: Callable[..., Any]
     reads_tokens: bool = False  # reads the tokens of its first argument (a zone or an object)
+    acts: bool = False  # changes the game or draws at random (`purity.py`)
     result_of_first: bool = False
 
     @property
@@ -82,12 +83,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("min", "a:int b:int", INT, impl.fn_min, result_of_first=True),
     _b("max", "a:int b:int", INT, impl.fn_max, result_of_first=True),
     _b("abs", "a:int", INT, impl.fn_abs),
-    _b("roll", "sides:int", INT, impl.fn_roll),
+    _b("roll", "sides:int", INT, impl.fn_roll, acts=True),
     _b("has", "card:obj timing:str", BOOL, impl.fn_has),
-    _b("new_object", "kind:str zone:zone owner:player", OBJ, impl.fn_new_object),
-    _b("new_card", "card:str owner:player zone:zone", OBJ, impl.fn_new_card),
-    _b("remove", "object:obj", Type.NONE, impl.fn_remove),
-    _b("stop_effects", "card:obj", Type.NONE, impl.fn_stop_effects),
+    _b("new_object", "kind:str zone:zone owner:player", OBJ, impl.fn_new_object, acts=True),
+    _b("new_card", "card:str owner:player zone:zone", OBJ, impl.fn_new_card, acts=True),
+    _b("remove", "object:obj", Type.NONE, impl.fn_remove, acts=True),
+    _b("stop_effects", "card:obj", Type.NONE, impl.fn_stop_effects, acts=True),
     _b("picked", "player:player character:str", BOOL, impl.fn_picked),
     _b("any_picked", "character:str", BOOL, impl.fn_any_picked),
     _b("addendum_active", "addendum:str", BOOL, impl.fn_addendum_active),

@@ -13,6 +13,7 @@ from . import syntax as s
 from .builtins import BUILTINS
 from .checked import Checked
 from .emit import Emitter
+from .purity import Purity
 from .refs import (
     AttrRef,
     BuiltinRef,
@@ -55,6 +56,8 @@ class ExprGen(Visitor[str]):
         self.out = out
         self.names = names  # (kind, declaration) -> generated function name
         self.writes = Writes(checked)  # what no modifier changes is read straight from its holder
+        self.purity = Purity(checked, self.writes)  # what only reads: walked as it is, worked out once
+        self.shared: dict[int, str] = {}  # calls worked out once ahead (by node identity) -> their variable
         self.addendum_chars = {name: tuple(w for o in a.props if o.name == "for" for w in o.words())
                                for name, a in self.sym.addenda.items()}
         self.inlined: dict[str, str] | None = None  # a value's parameters, while it is written in place
@@ -100,18 +103,20 @@ class ExprGen(Visitor[str]):
         return "[" + ", ".join(self.visit(i) for i in e.items) + "]"
 
     def visit_ListWhere(self, e: s.ListWhere) -> str:
-        """A condition that only reads cannot change what it filters: the items are walked as
-        they are (a zone's own list of cards included)."""
         var = self.out.local(e.var)
-        if self.reads_only(e.cond):
-            self.walked += 1
-            try:
-                items = self.joined(e.items)
-            finally:
-                self.walked -= 1
-        else:
-            items = self.listed(e.items)
+        items = self.walked_items(e.items, self.purity.only_reads(e.cond))
         return f"[{var} for {var} in {items} if ({self.visit(e.cond)})]"
+
+    def walked_items(self, e: s.Expr, only_reads: bool) -> str:
+        """The items a loop or filter walks: as they are (a zone's own list of cards included)
+        where what it evaluates for each item `only_reads`, so cannot change them; else `listed`."""
+        if not only_reads:
+            return self.listed(e)
+        self.walked += 1
+        try:
+            return self.joined(e)
+        finally:
+            self.walked -= 1
 
     def listed(self, e: s.Expr) -> str:
         """The items of `e` as a list of their own, which no change to the game alters while it
@@ -264,6 +269,9 @@ class ExprGen(Visitor[str]):
     # ---- calls ----
 
     def visit_Call(self, e: s.Call) -> str:
+        ahead = self.shared.get(id(e))
+        if ahead is not None:  # worked out ahead (see `StmtGen.shared_calls`)
+            return ahead
         ref = self.c.ref(e)
         args = [self.visit(a) for a in e.args]
         joined = "".join(", " + a for a in args)

@@ -11,7 +11,7 @@ from . import syntax as s
 from .checked import Checked
 from .emit import Emitter, bound_now
 from .gen_expr import SIMPLE, ExprGen, inert
-from .refs import CounterRef, FieldRef, LocalRef, Owner, Ref, Type
+from .refs import CallRef, CounterRef, FieldRef, LocalRef, Owner, Ref, Type
 from .visit import Visitor
 
 
@@ -274,7 +274,7 @@ class StmtGen(Visitor[None]):
         """The items count toward the game's loop limit before the walk (no items, nothing to
         count: many loops walk empty zones)."""
         items = self.out.new_temp()
-        self.out.emit(f"{items} = {self.expr.listed(st.iterable)}", st.span)
+        self.out.emit(f"{items} = {self.expr.walked_items(st.iterable, self.expr.purity.only_reads(st.body))}", st.span)
         self.out.emit(f"if {items}:")
         with self.out.block():
             self.count_loops(f"len({items})")
@@ -343,6 +343,7 @@ class StmtGen(Visitor[None]):
         option an addendum adds is offered only where the addendum is active."""
         out = self.out
         out.emit(f"{entries} = []", st.span)
+        self.shared_calls(options)
         numbered = list(enumerate(options))
         for added, run in groupby(numbered, key=lambda item: item[1][1] is not None):
             if not added:
@@ -354,6 +355,31 @@ class StmtGen(Visitor[None]):
                     out.emit(f"if {out.const(addendum)} in g.active_addenda:", opt.span)
                     with out.block():
                         self.menu_entry(k, opt, entries)
+        self.expr.shared = {}
+
+    def shared_calls(self, options: list[tuple[s.Option, str | None]]) -> None:
+        """A call the options' conditions make more than once is worked out once, ahead of
+        them, where every condition only reads (so none changes what the call gives) and the
+        first condition that makes it always does (its leading test: nothing skips it). A
+        call with the option's item among its arguments is left alone."""
+        self.expr.shared = {}
+        parts = [(opt.iterable, opt.cond) for opt, _ in options]
+        if not all(self.expr.purity.only_reads(part) for part in parts):
+            return
+        found: dict[str, list[s.Call]] = {}
+        for opt, _ in options:
+            if opt.cond is None or opt.var is not None:
+                continue
+            for call in s.walk(opt.cond):
+                if isinstance(call, s.Call) and isinstance(self.c.resolution.get(call), CallRef):
+                    found.setdefault(self.expr(call), []).append(call)
+        led = {id(call) for opt, addendum in options if addendum is None and opt.var is None and opt.cond is not None
+               for call in [_leading(opt.cond)] if call is not None}
+        for code, calls in found.items():
+            if len(calls) > 1 and id(calls[0]) in led:
+                temp = self.out.new_temp()
+                self.out.emit(f"{temp} = {code}")
+                self.expr.shared.update((id(call), temp) for call in calls)
 
     @contextmanager
     def while_any_addendum(self, tests: int) -> Iterator[None]:
@@ -372,7 +398,8 @@ class StmtGen(Visitor[None]):
         label = out.const(opt.labels.default or f"option {k + 1}")
         if opt.var is not None and opt.iterable is not None:
             var = out.local(opt.var)
-            out.emit(f"for {var} in {self.expr.listed(opt.iterable)}:", opt.span)
+            items = self.expr.walked_items(opt.iterable, opt.cond is None or self.expr.purity.only_reads(opt.cond))
+            out.emit(f"for {var} in {items}:", opt.span)
             with out.block():
                 if opt.cond is not None:
                     out.emit(f"if {self.expr(opt.cond)}:")
@@ -456,3 +483,17 @@ def _assigned(body: tuple[s.Stmt, ...]) -> set[str]:
 def _number(code: str) -> int | None:
     """The whole number that generated code is a literal of, or None."""
     return int(code) if code.lstrip("-").isdecimal() else None
+
+
+def _leading(cond: s.Expr) -> s.Call | None:
+    """The call a condition always evaluates first, if any: the condition itself, or what
+    leads it under `not` and the first operand of `and`/`or`."""
+    while True:
+        if isinstance(cond, s.Call):
+            return cond
+        if isinstance(cond, s.Not):
+            cond = cond.operand
+        elif isinstance(cond, s.BoolOp):
+            cond = cond.values[0]
+        else:
+            return None

@@ -122,3 +122,68 @@ def test_a_card_table_line_maps_to_its_card() -> None:
     at = next(n for n, line in enumerate(lines, 1) if line.strip().startswith("'[\"c1\""))
     assert (result.rules.source_map.where(at) or "").startswith("test.csm:1 ")
     assert result.rules.cards["c1"].props["note"] == "a line with \"quotes\" and 'more'"
+
+
+PURITY = '''
+procedure reads(p):
+    let n = 0
+    for c in cards(p.hand):
+        n += 1
+    return n > helper(p)
+procedure helper(p):
+    return count(p.hand) + p.score
+procedure logs(p):
+    log "{} logs", p
+procedure writes(p):
+    p.score = 1
+procedure moves(p):
+    move 1 chip from bank to p.purse
+procedure asks(p):
+    let c = pick c in cards(p.hand) for p "which"
+procedure draws(p):
+    return roll(6)
+procedure emits(p):
+    emit scored(p)
+procedure plays(p, c):
+    c.on_play(p)
+procedure ping(p, n):
+    if n > 0:
+        return pong(p, n - 1)
+    return 0
+procedure pong(p, n):
+    return ping(p, n)
+procedure tick(p, n):
+    if n > 0:
+        return tock(p, n - 1)
+    log "{} ticks", p
+procedure tock(p, n):
+    return tick(p, n)
+procedure calls_logs(p):
+    return 1 + size([x in cards(p.hand) where logs(p)])
+card quiet "静":
+    on_play:
+        let n = target.score
+card loud "响":
+    on_play:
+        move 1 chip from bank to target.purse
+'''
+
+
+def test_what_only_reads_is_told_from_what_acts() -> None:
+    """`purity.py`: a procedure only reads when nothing it runs moves, writes a field or
+    counter, logs, emits, asks a player or draws at random, through any call; a cycle of
+    calls that only read reads, and one that acts anywhere acts throughout (tock, which only
+    calls tick, acts, whichever of the two is asked about first)."""
+    from cardsmith.compiler.purity import Purity
+    from cardsmith.compiler.refs import Callee
+    from cardsmith.compiler.writes import Writes
+    result = build_text(PURITY)
+    assert result.ok and result.checked is not None, result.diagnostics
+    reading = {"reads", "helper", "ping", "pong"}
+    for first in ("tock", "tick"):  # the order of the questions changes nothing
+        purity = Purity(result.checked, Writes(result.checked))
+        order = [first] + [n for n in result.checked.symbols.procedures if n != first]
+        found = {name for name in order if purity.declaration(Callee.PROCEDURE, name)}
+        assert found == reading, found
+    purity = Purity(result.checked, Writes(result.checked))
+    assert not purity.declaration(Callee.TIMING, "on_play")  # one card's block moves

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -274,14 +275,18 @@ def test_a_list_in_a_variable_is_walked_without_a_copy_and_as_it_was() -> None:
 
 
 def test_a_filter_that_only_reads_walks_the_zone_itself() -> None:
-    """`[c in cards(zone) where …]` walks the zone's own list when the condition only reads (it
-    cannot move a card meanwhile); a condition that calls a procedure walks a copy."""
+    """`[c in cards(zone) where …]` walks the zone's own list when the condition only reads
+    (it cannot move a card meanwhile), calls of procedures that only read included; a condition
+    that calls a procedure that acts (here: logs) walks a copy."""
     body = ("new_card(coin, p, p.hand)\nlet c = new_card(coin, p, p.hand)\nc.power = 5\n"
             "let strong = [x in cards(p.hand) where x.power > 2 and not x.hue == blue]\n"
-            "let twice = [x in cards(p.hand) where double(x.power) > 4 + size(t2(p))]\nreturn [size(strong), size(twice)]")
-    value, _, source = run_text(with_t(body, GAME + "\nprocedure t2(p):\n    return []\n"))
-    assert value == [1, 1]
-    assert source.count("in l_0.zones[2].cards if") == 1 and source.count("in list(l_0.zones[2].cards) if") == 1
+            "let twice = [x in cards(p.hand) where double(x.power) > 4 + size(t2(p))]\n"
+            "let noted = [x in cards(p.hand) where x.power > size(t3(p))]\n"
+            "return [size(strong), size(twice), size(noted)]")
+    value, _, source = run_text(with_t(body, GAME + "\nprocedure t2(p):\n    return []\n"
+                                             "procedure t3(p):\n    log \"{} looks\", p\n    return []\n"))
+    assert value == [1, 1, 2]
+    assert source.count("in l_0.zones[2].cards if") == 2 and source.count("in list(l_0.zones[2].cards) if") == 1
 
 
 def test_a_join_of_zones_cards_is_a_list_of_its_own() -> None:
@@ -815,3 +820,64 @@ def test_a_once_handler_ends_at_its_until_event_when_the_engine_emits_it() -> No
     g = start(text)
     assert g.rules.procedures["t"](g, g.players[0]) == 0
     assert g.rules.procedures["u"](g, g.players[1]) == 5  # without a move it fires
+
+
+SHARED = '''
+procedure ready(p):
+    return p.score == 0
+procedure noisy(p):
+    log "{} asks", p
+    return true
+procedure t(p):
+    choose for p "哪个":
+        option "一" if ready(p):
+            p.score = 1
+        option "二" if not ready(p) or count(p.hand) >= 0:
+            p.score = 2
+        option "三" if count(p.hand) > 5 and ready(p):
+            p.score = 3
+    choose for p "再":
+        option "四" if count(p.hand) > 5 and ready(p):
+            p.score = 4
+        option "五" if ready(p):
+            p.score = 5
+        option "六":
+            p.score = 6
+    choose for p "又":
+        option "七" if ready(p):
+            p.score = 7
+        option "八" if ready(p) and noisy(p):
+            p.score = 8
+        option "九":
+            p.score = 9
+    return p.score
+'''
+
+
+def test_a_call_several_options_test_is_worked_out_once() -> None:
+    """Where a menu's conditions only read and the first to make a call always makes it (its
+    leading test), the call is worked out once ahead of them: the first menu asks `ready`
+    once. The second menu's first call sits behind a test that may skip it, the third has a
+    condition that acts (it logs): each asks at every place. The options offered and taken
+    are the same either way."""
+    g, source = compiled(GAME + SHARED, ["二"])
+    names = {name: fn.__name__ for name, fn in g.rules.procedures.items()}
+    t = source[source.index(f"def {names['t']}("):]
+    menus = t[:t.index("\ndef ")].split("g.menu(")
+    ready = f"{names['ready']}(g, l_0)"
+    assert [m.count(ready) for m in menus[:3]] == [1, 2, 2]
+    assert re.search(rf"t_\d+ = {names['ready']}\(g, l_0\)\n", menus[0]) is not None
+    assert g.rules.procedures["t"](g, g.players[0]) == 9
+    assert g.decisions == [(0, 1)]  # 二 of 一 and 二; then 六 and 九 alone: ready() is false by then
+
+
+def test_a_loop_whose_body_only_reads_walks_the_zone_itself() -> None:
+    """A `for` whose body only reads walks the zone's own list; one whose body moves a card
+    walks a copy, so every card of the zone is met once however the body changes it."""
+    body = ("new_card(coin, p, p.hand)\nnew_card(coin, p, p.hand)\nlet n = 0\nfor x in cards(p.hand):\n"
+            "    n += x.power\nfor x in cards(p.hand):\n    put x into pile\n    n += 1\n"
+            "return [n, count(p.hand), count(pile)]")
+    value, _, source = run_text(with_t(body))
+    assert value == [6, 0, 2]
+    assert re.search(r"t_\d+ = l_0\.zones\[2\]\.cards\n", source) is not None
+    assert re.search(r"t_\d+ = list\(l_0\.zones\[2\]\.cards\)\n", source) is not None
