@@ -95,8 +95,8 @@ def card_defs(table: str, functions: Mapping[str, Any], pairs: Collection[str]) 
         props = {intern(name): intern(value) if type(value) is str else value for name, value in row.props.items()}
         for name in pairs:
             value = props.get(name)
-            if value is not None:
-                props[name] = Pair(*value)  # type: ignore[misc]  # a pair field's tuple
+            if type(value) is tuple:  # (a built-in property under a pair field's name keeps its value)
+                props[name] = Pair(*value)  # type: ignore[arg-type]  # a pair field holds (int | None, int | None, bool)
         timings = {intern(timing): functions[fn] for timing, fn in row.timings.items()}
         ident = intern(row.ident)
         cards[ident] = CardDef(ident, row.name, props, timings, row.labels)

@@ -187,3 +187,13 @@ def test_what_only_reads_is_told_from_what_acts() -> None:
         assert found == reading, found
     purity = Purity(result.checked, Writes(result.checked))
     assert not purity.declaration(Callee.TIMING, "on_play")  # one card's block moves
+
+
+@pytest.mark.parametrize(("prop", "value", "expected"), [("copies", "3", 3), ("note", '"3/1"', "3/1"), ("fixture", "", True)])
+def test_a_pair_field_named_like_a_built_in_property_keeps_the_built_in_value(prop: str, value: str,
+                                                                             expected: object) -> None:
+    """A designer's `pair` field under a built-in property's name: the card table gives the
+    card the built-in's value (as the check found it), not a two-sided value made of it."""
+    result = build_text(f'field {prop} "x": pair\ncard c1 "One":\n    {prop} {value}\n')
+    assert result.ok and result.rules is not None and result.checked is not None, result.diagnostics
+    assert result.rules.cards["c1"].props[prop] == expected == result.checked.card_props["c1"][prop]
