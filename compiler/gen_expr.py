@@ -347,6 +347,10 @@ class ExprGen(Visitor[str]):
             return "list(g.players)"
         if name == "player_count":
             return "len(g.players)"
+        if name == "card_prop" and SIMPLE.match(args[0]) and isinstance(e.args[1], s.StrLit):
+            field = self.sym.fields.get(e.args[1].value)  # its default where the card sets none
+            default = self.out.const(field.default) if field is not None else "None"
+            return f"(g.rules.cards[{args[0]}].props.get({args[1]}, {default}) if {args[0]} in g.rules.cards else None)"
         return None
 
     def reads_only(self, e: s.Expr) -> bool:

@@ -72,6 +72,8 @@ GAME_API = frozenset({
     # choices, the log, the end
     "pick", "choose_number", "confirm", "menu", "live_actions", "standing_actions", "take_action", "log", "logging",
     "end",
+    # the rule set, for its card definitions (`card_prop` written in place reads `g.rules.cards[ID].props`)
+    "rules",
 })
 
 DATA_API = frozenset({
@@ -79,4 +81,5 @@ DATA_API = frozenset({
     "fields", "tokens", "owner", "zone", "name", "kind", "uid", "timings",  # objects
     "cards", "held",  # zones (`held`: the tokens that count toward its capacity)
     "get", "append",  # reading `fields`/`tokens` (dicts), building menu entries (a list)
+    "props",  # a card definition's properties (`card_prop` in place)
 })

@@ -252,6 +252,18 @@ def test_built_ins_written_in_place_agree_with_their_calls() -> None:
     assert "rt.fn_player_count(" not in source and "rt.fn_players(" not in source
 
 
+def test_card_prop_is_written_in_place_with_the_fields_default() -> None:
+    """`card_prop(ID, "field")` with the card in a variable and the field named is a lookup in
+    place: the card's value, else the field's default; none for an unknown card, none for a
+    name no field has. Where the card is computed, the call stays."""
+    body = ('let i = "coin"\nlet u = "nothing"\nlet n = none\n'
+            'return [card_prop(i, "power"), card_prop(i, "hue"), card_prop(u, "power"), card_prop(n, "hue"), '
+            'card_prop(i, "score"), card_prop(first(["coin"]), "power")]')
+    value, _, source = run_text(with_t(body))
+    assert value == [2, "red", None, None, None, 2]
+    assert source.count("rt.fn_card_prop(") == 1 and source.count(" in g.rules.cards else None)") == 5
+
+
 def test_max_and_min_are_written_in_place_evaluating_each_side_once_in_order() -> None:
     """`max(a, b)`/`min(a, b)` are comparisons in place (each side named once with `:=`), but
     not inside the items a comprehension walks, where Python forbids `:=`."""
