@@ -361,8 +361,8 @@ class StmtGen(Visitor[None]):
         """A call the options' conditions make more than once is worked out once, ahead of
         them, where every condition only reads (so none changes what the call gives) and the
         first condition that makes it always does (its leading test: nothing skips it). A
-        call with the option's item among its arguments is left alone."""
-        self.expr.shared = {}
+        call with the option's item among its arguments is left alone (`menu_entries` forgets
+        them after the entries)."""
         parts = [(opt.iterable, opt.cond) for opt, _ in options]
         if not all(self.expr.purity.only_reads(part) for part in parts):
             return

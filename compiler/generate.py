@@ -68,6 +68,7 @@ class Generator:
         self.rule_blocks()
         for name, card in self.sym.cards.items():
             self.card(name, card)
+        self.card_table()
         self.build_rules(self.sym.game)
         self.out.emit(SCENARIOS_BELOW)
         for name, scen in self.sym.scenarios.items():
@@ -213,7 +214,6 @@ class Generator:
     def build_rules(self, game: s.Entity) -> None:
         """`build_rules()`: the RuleSet, every spec built with keyword arguments."""
         sym, out = self.sym, self.out
-        self.card_table()
         out.emit("def build_rules():")
         with out.block():
             out.emit("zones = [" + ", ".join(
