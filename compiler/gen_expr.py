@@ -121,7 +121,10 @@ class ExprGen(Visitor[str]):
     def listed(self, e: s.Expr) -> str:
         """The items of `e` as a list of their own, which no change to the game alters while it
         is walked: a list the expression builds anew is used as it is, anything else copied.
-        (Python forbids `:=` in what a comprehension walks, and these items may be that.)"""
+        (Python forbids `:=` in what a comprehension walks, and these items may be that.)
+        The players are walked in the game's own list, which no rule changes."""
+        if self.is_players(e):
+            return "g.players"
         self.walked += 1
         try:
             code = self.visit(e)
@@ -143,6 +146,10 @@ class ExprGen(Visitor[str]):
             return True
         # two lists joined by `rt.concat`: a list of its own
         return isinstance(e, s.BinOp) and e.op == "+" and self.c.type_of(e.left) is self.c.type_of(e.right) is Type.LIST
+
+    def is_players(self, e: s.Expr) -> bool:
+        """Whether `e` is `players()`: every player in seat order, a list fixed for the game."""
+        return isinstance(e, s.Call) and self.c.ref(e) == BuiltinRef("players")
 
     # ---- operators ----
 
@@ -176,7 +183,10 @@ class ExprGen(Visitor[str]):
 
     def joined(self, e: s.Expr) -> str:
         """A side of a join of two lists: a named zone's own list of cards where the side would
-        copy it (`cards(zone)`, `zone.cards`), since the join copies it anyway."""
+        copy it (`cards(zone)`, `zone.cards`), since the join copies it anyway; the game's own
+        list of players likewise."""
+        if self.is_players(e):
+            return "g.players"
         if isinstance(e, s.Call) and self.c.ref(e) == BuiltinRef("cards") \
                 and isinstance(self.c.resolution.get(e.args[0]), ZoneRef):
             return f"{self.visit(e.args[0])}.cards"

@@ -153,7 +153,10 @@ class StmtGen(Visitor[None]):
                 return self.move(value)
             case s.Pick():
                 var = self.out.local(value.var)
-                items = self.expr.listed(value.collection)
+                # `g.pick` copies what it is given before anything runs: only a filter that
+                # acts needs the items copied ahead of it
+                items = self.expr.walked_items(
+                    value.collection, value.where is None or self.expr.purity.only_reads(value.where))
                 if value.where is not None:
                     items = f"[{var} for {var} in {items} if {self.expr(value.where)}]"
                 prompt = self.out.const(value.labels.default or value.var)

@@ -61,6 +61,7 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         self.offer_checks = []
         self.winner_checked = False  # a scenario checked who won
         self._uid = 0
+        # fixed for the whole game: generated code walks this list itself, uncopied
         self.players = [Player(i, p, a) for i, (p, a) in enumerate(zip(picks, agents, strict=True))]
         self.recorder = Recorder(self)
         self.zones = []

@@ -893,3 +893,21 @@ def test_a_loop_whose_body_only_reads_walks_the_zone_itself() -> None:
     assert value == [6, 0, 2]
     assert re.search(r"t_\d+ = l_0\.zones\[2\]\.cards\n", source) is not None
     assert re.search(r"t_\d+ = list\(l_0\.zones\[2\]\.cards\)\n", source) is not None
+
+
+def test_the_players_and_a_picks_items_are_walked_without_a_copy() -> None:
+    """`players()` is walked in the game's own list, which no rule changes, even by a body that
+    acts. `g.pick` copies its items before anything runs, so a pick walks the zone's own list
+    unless its filter acts (here: logs), and then a copy."""
+    body = ("new_card(coin, p, p.hand)\nlet c = new_card(coin, p, p.hand)\nc.power = 5\n"
+            "for q in players():\n    q.score += 1\n"
+            "let a = pick x in cards(p.hand) for p where x.power > 2 \"a\"\n"
+            "let b = pick x in cards(p.hand) for p where x.power > size(t3(p)) + 2 \"b\"\n"
+            "put a into pile\nlet d = pick x in cards(p.hand) for p \"d\"\n"
+            "return [p.score + seat(1).score, a == c, b == c, d != c, count(p.hand), count(pile)]")
+    value, g, source = run_text(with_t(body, GAME + "\nprocedure t3(p):\n    log \"{} looks\", p\n    return []\n"))
+    assert value == [2, True, True, True, 1, 1]
+    assert re.search(r"t_\d+ = g\.players\n", source) is not None and "list(g.players)" not in source
+    assert len(re.findall(r"g\.pick\(l_0, \[(l_\d+) for \1 in l_0\.zones\[2\]\.cards if", source)) == 1
+    assert len(re.findall(r"g\.pick\(l_0, \[(l_\d+) for \1 in list\(l_0\.zones\[2\]\.cards\) if", source)) == 1
+    assert "g.pick(l_0, l_0.zones[2].cards, " in source
