@@ -99,7 +99,9 @@ class StmtChecker(Visitor[None]):
             if target.ident in self.sc.names:
                 resolution[target] = LocalRef(target.ident)
                 self.outer_write(target.ident, target.span)
-                return self.sc.names[target.ident]
+                # the variable's type, as its reads have it: `n += 1` on a number is plain arithmetic
+                t = self.ctx.checked.types[target] = self.sc.names[target.ident]
+                return t
             info = self.sym.counters.get(target.ident)
             if info is not None and not info.per_player:
                 resolution[target] = CounterRef(target.ident, Owner.SHARED)

@@ -324,6 +324,21 @@ def test_a_small_value_is_written_in_place_with_its_bound() -> None:
     assert source.count("val_0(g") == 2  # its definition and the call with `n + 1`
 
 
+def test_adding_to_a_number_variable_is_plain_arithmetic_with_its_bound() -> None:
+    """`n += k` on a variable holding a number, by a number, is Python's own `+` (as `n = n + k`
+    is), still held to the bound; a list variable joins; a variable of no known type takes the
+    general `rt.add`."""
+    body = ("let n = 0\nlet k = 2\nfor x in [1, 2, 3]:\n    n += k\nlet xs = []\nxs += [n]\nlet m = none\n"
+            "m += 2\nreturn [n, xs, m]")
+    value, _, source = run_text(with_t(body))
+    assert value == [6, [6], 2]
+    assert re.search(r"(l_\d+) = rt\.num\(\(\1 \+ l_\d+\)\)\n", source) is not None
+    assert re.search(r"(l_\d+) = rt\.concat\(\1, \[l_\d+\]\)\n", source) is not None
+    assert re.search(r"(l_\d+) = rt\.num\(rt\.add\(\1, 2\)\)\n", source) is not None
+    with pytest.raises(RuleViolation, match="grew beyond"):
+        run("let n = 1000000000000\nlet k = 1\nn += k\nreturn n")
+
+
 @pytest.mark.parametrize("write", ["p.score = p.score + big + big", "p.score += big + big",
                                    "c.power = c.power + big + big", "c.power += big + big",
                                    "p.cap = p.cap + big + big", "p.cap += big + big"])
