@@ -328,7 +328,8 @@ class StmtGen(Visitor[None]):
                 self.menu_entries(st, options, entries)
                 out.emit(f"if g.live_actions and len({entries}) > 1:")
                 with out.block():
-                    out.emit(f"{entries} += g.standing_actions({player}, {entries})")
+                    same = self.labels_shared(options)
+                    out.emit(f"{entries} += g.standing_actions({player}, {entries if same else '()'})")
                 out.emit(f"{choice}, {value} = g.menu({player}, {prompt}, {entries}{quiet})")
                 out.emit(f"if {choice} >= 0:")
                 with out.block():
@@ -340,6 +341,16 @@ class StmtGen(Visitor[None]):
                 if opt.var is not None:
                     out.emit(f"{out.local(opt.var)} = {value}")
                 self.body(opt.body)
+
+    def labels_shared(self, options: list[tuple[s.Option, str | None]]) -> bool:
+        """Whether an option of a menu has a standing action's label (the game then leaves that
+        action out of the menu while the option is offered, so it is given the entries)."""
+        actions = {act.labels.default or act.name for act, _ in self.sym.actions}
+        return any(self.option_label(k, opt) in actions for k, (opt, _) in enumerate(options))
+
+    @staticmethod
+    def option_label(k: int, opt: s.Option) -> str:
+        return opt.labels.default or f"option {k + 1}"
 
     def menu_entries(self, st: s.Menu, options: list[tuple[s.Option, str | None]], entries: str) -> None:
         """`entries = [(option number, value, label), …]` (menu entries, see the contract); an
@@ -398,7 +409,7 @@ class StmtGen(Visitor[None]):
     def menu_entry(self, k: int, opt: s.Option, entries: str) -> None:
         """The entries of one option: one per value of its `for`, where its `if` holds."""
         out = self.out
-        label = out.const(opt.labels.default or f"option {k + 1}")
+        label = out.const(self.option_label(k, opt))
         if opt.var is not None and opt.iterable is not None:
             var = out.local(opt.var)
             items = self.expr.walked_items(opt.iterable, opt.cond is None or self.expr.purity.only_reads(opt.cond))

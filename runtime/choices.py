@@ -127,15 +127,16 @@ class Choices:
                                  forced=len(entries) == 1)
         return number, value
 
-    def standing_actions(self, p: Player, entries: list[tuple[int, Any, str]]) -> list[tuple[int, Any, str]]:
+    def standing_actions(self, p: Player, entries: Sequence[tuple[int, Any, str]]) -> list[tuple[int, Any, str]]:
         """Menu entries (numbered -1) for the standing actions p may take now.
 
         Compiled menus add them to real decisions (two or more options), leaving out an action
-        the menu already offers under the same label; none are offered while a standing action
-        is being taken."""
+        the menu already offers under the same label (a menu none of whose options has an
+        action's label gives no entries); none are offered while a standing action is being
+        taken."""
         if self._in_action or not self.live_actions:
             return []
-        present = {label for _, _, label in entries}
+        present = {label for _, _, label in entries} if entries else ()
         return [(-1, i, a.label) for i, a in self.live_actions if a.label not in present and a.allowed(self, p)]
 
     def take_action(self, p: Player, index: int) -> None:

@@ -353,6 +353,32 @@ def test_standing_actions_join_real_decisions_and_the_menu_is_asked_again() -> N
     assert g.get(g.players[0], 0) == 6 and g.count(purse, "chip") == 1 and agent.answers == []
 
 
+def test_a_standing_action_is_left_out_of_a_menu_offering_an_option_under_its_label() -> None:
+    """While a menu offers an option labelled like a standing action, the action is not offered
+    beside it (only that menu is given its entries to compare); other menus offer it."""
+    text = ('action cash_in "兑换" for p if count(p.purse) >= 2:\n    p.score += 1\n'
+            'procedure turn(p):\n    choose for p "选":\n        option "兑换":\n            p.score += 3\n'
+            '        option "乙":\n            pass\n    choose for p "再选":\n        option "丙":\n            pass\n'
+            '        option "丁":\n            pass\n')
+    result = build_text(text)
+    assert result.rules is not None and result.python_source is not None, [str(d) for d in result.diagnostics]
+    offered: list[list[str]] = []
+
+    class Watching:
+        def choose(self, request: ChoiceRequest) -> int:
+            offered.append(list(request.options))
+            return 2 if len(offered) == 2 else 0  # the action, in the second menu; then 丙
+
+    g = Game(result.rules, [[], []], [Watching(), ScriptedAgent()], seed=1)
+    bank, purse = g.zones[0], g.players[0].zones[2]
+    assert bank is not None and purse is not None
+    g.move(3, "chip", bank, purse)
+    result.rules.procedures["turn"](g, g.players[0])
+    assert offered == [["兑换", "乙"], ["丙", "丁", "兑换"], ["丙", "丁", "兑换"]]
+    assert g.get(g.players[0], 0) == 4  # the option, then the action once
+    assert re.findall(r"g\.standing_actions\(t_\d+, (\(\)|t_\d+)\)", result.python_source)[-2:] == ["t_1", "()"]
+
+
 def test_revealed_cards_are_seen_by_that_player_until_they_move() -> None:
     g = _mini_game()
     hand0, hand1 = g.players[0].zones[3], g.players[1].zones[3]
