@@ -256,9 +256,14 @@ class Game(Modifiers, Checks, Triggers, Choices, Seeing, Integrity):
         """Let players see cards they could not see: until each card next moves, or its zone
         is shuffled."""
         cards = what.cards if isinstance(what, Zone) else what if isinstance(what, list) else [what]
-        viewers = to if isinstance(to, list) else [to]
+        seats = [v.index for v in to] if isinstance(to, list) else [to.index]
+        known = self.known
         for card in cards:
-            self.known.setdefault(card.uid, set()).update(v.index for v in viewers)
+            seen = known.get(card.uid)
+            if seen is None:
+                known[card.uid] = set(seats)
+            else:
+                seen.update(seats)
 
     def shuffle(self, zone: Zone) -> None:
         """Shuffle a zone's cards: what anyone was shown of them no longer says where they lie."""
