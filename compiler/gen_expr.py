@@ -187,13 +187,18 @@ class ExprGen(Visitor[str]):
         list of players likewise."""
         if self.is_players(e):
             return "g.players"
+        own = self.zone_cards(e)
+        return own if own is not None else self.visit(e)
+
+    def zone_cards(self, e: s.Expr) -> str | None:
+        """A named zone's own list of cards, where `e` is `cards(zone)` or `zone.cards`."""
         if isinstance(e, s.Call) and self.c.ref(e) == BuiltinRef("cards") \
                 and isinstance(self.c.resolution.get(e.args[0]), ZoneRef):
             return f"{self.visit(e.args[0])}.cards"
         ref = self.c.resolution.get(e) if isinstance(e, s.Attr) else None
         if isinstance(e, s.Attr) and isinstance(ref, AttrRef) and ref.of is Type.ZONE and ref.name == "cards":
             return f"{self.visit(e.obj)}.cards"
-        return self.visit(e)
+        return None
 
     # ---- names and attributes ----
 

@@ -275,11 +275,16 @@ class StmtGen(Visitor[None]):
 
     def visit_For(self, st: s.For) -> None:
         """The items count toward the game's loop limit before the walk (no items, nothing to
-        count: many loops walk empty zones)."""
+        count: many loops walk empty zones). A zone a body that acts walks is copied only when
+        it holds cards."""
         items = self.out.new_temp()
-        self.out.emit(f"{items} = {self.expr.walked_items(st.iterable, self.expr.purity.only_reads(st.body))}", st.span)
+        reads = self.expr.purity.only_reads(st.body)
+        own = None if reads else self.expr.zone_cards(st.iterable)
+        self.out.emit(f"{items} = {own or self.expr.walked_items(st.iterable, reads)}", st.span)
         self.out.emit(f"if {items}:")
         with self.out.block():
+            if own is not None:
+                self.out.emit(f"{items} = list({items})")
             self.count_loops(f"len({items})")
         self.out.emit(f"for {self.out.local(st.var)} in {items}:")
         with self.out.block():

@@ -900,14 +900,16 @@ def test_a_call_several_options_test_is_worked_out_once() -> None:
 
 def test_a_loop_whose_body_only_reads_walks_the_zone_itself() -> None:
     """A `for` whose body only reads walks the zone's own list; one whose body moves a card
-    walks a copy, so every card of the zone is met once however the body changes it."""
+    walks a copy, so every card of the zone is met once however the body changes it (made only
+    when the zone holds cards)."""
     body = ("new_card(coin, p, p.hand)\nnew_card(coin, p, p.hand)\nlet n = 0\nfor x in cards(p.hand):\n"
             "    n += x.power\nfor x in cards(p.hand):\n    put x into pile\n    n += 1\n"
             "return [n, count(p.hand), count(pile)]")
     value, _, source = run_text(with_t(body))
     assert value == [6, 0, 2]
-    assert re.search(r"t_\d+ = l_0\.zones\[2\]\.cards\n", source) is not None
-    assert re.search(r"t_\d+ = list\(l_0\.zones\[2\]\.cards\)\n", source) is not None
+    walks = re.findall(r"(t_\d+) = l_0\.zones\[2\]\.cards\n    if \1:\n        (.*)\n", source)
+    assert [copy for _, copy in walks] == ["g.loops += len(t_1)", "t_2 = list(t_2)"]
+    assert run(body.replace("cards(p.hand)", "cards(pile)"))[0] == [0, 2, 0]  # an empty zone: nothing walked
 
 
 def test_the_players_and_a_picks_items_are_walked_without_a_copy() -> None:
