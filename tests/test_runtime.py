@@ -453,6 +453,21 @@ procedure turn(p) "回合":
 '''
 
 
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 10**6), min_size=1, max_size=30))
+@settings(max_examples=50)
+def test_a_random_agent_draws_what_randrange_would(seed: int, sizes: list[int]) -> None:
+    """A random agent's choices are the numbers `random.Random(seed).randrange` gives for the
+    same sizes in turn, so seeded games replay as they always have; a choice of nothing is
+    refused, not drawn for ever."""
+    import random
+
+    from cardsmith.runtime.agents import RandomAgent
+    agent, reference = RandomAgent(seed), random.Random(seed)
+    assert [agent.below(n) for n in sizes] == [reference.randrange(n) for n in sizes]
+    with pytest.raises(ValueError, match="below 0"):
+        agent.below(0)
+
+
 def test_an_active_agent_prefers_what_the_rules_prefer_and_acts_before_passing() -> None:
     from cardsmith.runtime.agents import ActiveAgent, RandomAgent
     result = build_text(PREFERENCES)
