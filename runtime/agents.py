@@ -33,6 +33,9 @@ class ChoiceRequest:
     options that decline to act; `values` what each option binds (a card, a player, …), where
     options bind something."""
 
+    __slots__ = ("player", "_values", "_passive", "_preferred", "kind", "prompt", "count", "game", "low",
+                 "_options")
+
     def __init__(self, player: int, kind: str, prompt: str,
                  options: list[str] | Callable[[], list[str]], count: int, game: Game,
                  low: int | None = None, passive: frozenset[int] | Callable[[], frozenset[int]] = frozenset(),

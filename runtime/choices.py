@@ -137,7 +137,11 @@ class Choices:
         if self._in_action or not self.live_actions:
             return []
         present = {label for _, _, label in entries} if entries else ()
-        return [(-1, i, a.label) for i, a in self.live_actions if a.label not in present and a.allowed(self, p)]
+        offered: list[tuple[int, Any, str]] = []  # a loop, not a comprehension: one call fewer on every decision of such a game
+        for i, a in self.live_actions:
+            if a.label not in present and a.allowed(self, p):
+                offered.append((-1, i, a.label))
+        return offered
 
     def take_action(self, p: Player, index: int) -> None:
         self._in_action = True
